@@ -1,0 +1,45 @@
+// PathSet: the routes a message may take between two nodes under a model's routing rule
+// (all shortest paths, or simple paths up to `extra_hops` longer), each also given as the
+// list of channels it occupies.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "ccsched/core/ids.hpp"
+#include "ccsched/problem/problem.hpp"
+#include "ccsched/topology/topology.hpp"
+
+namespace ccsched {
+
+struct Path {
+  std::vector<NodeId> nodes;        // sender .. receiver
+  std::vector<ChannelId> channels;  // nodes.size() - 1 channels
+};
+
+struct PathLimits {
+  std::size_t max_paths_per_pair = 100000;  // refuse (Unsupported) beyond this
+};
+
+class PathSet {
+ public:
+  PathSet() = default;
+  PathSet(const Topology& t, const Model& model, PathLimits limits = {});
+
+  // All allowed paths from `from` to `to` (processors), computed on first use and cached.
+  // Under store-and-forward only single-channel paths exist.
+  const std::vector<Path>& paths(NodeId from, NodeId to) const;
+  int distance(NodeId from, NodeId to) const;  // shortest hop count (kUnreachable if none)
+  const Topology& topology() const { return *topology_; }
+
+ private:
+  const Topology* topology_ = nullptr;
+  Model model_;
+  PathLimits limits_;
+  std::vector<std::vector<int>> dist_;  // [from][to], processors and switches
+  mutable std::vector<std::vector<Path>> cache_;
+  mutable std::vector<char> cached_;
+};
+
+}  // namespace ccsched

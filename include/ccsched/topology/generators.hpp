@@ -1,0 +1,31 @@
+// Generators for every topology spec string of FORMATS.md ("kautz:3,2", "omega:8", ...),
+// and the loader that takes either a spec string or a file path.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ccsched/topology/topology.hpp"
+
+namespace ccsched {
+
+struct SpecInfo {
+  std::string name;         // "kautz"
+  std::string syntax;       // "kautz:d,D"
+  std::string description;  // one line
+};
+
+// Every spec the generators know, in the order `ccsched topo list` prints them.
+const std::vector<SpecInfo>& spec_catalogue();
+
+// Builds the network a spec string names. Throws InvalidParameter (unknown spec, bad
+// parameters) naming the spec string.
+Topology make_topology(std::string_view spec);
+
+// A spec string, or a path ending .json/.dot/.gv/.edges/.anynet (read by io.hpp).
+// Throws InvalidInput / InvalidParameter; checks that the processors are strongly
+// connected (a network where some processor cannot reach another is refused).
+Topology load_topology(std::string_view spec_or_path);
+
+}  // namespace ccsched

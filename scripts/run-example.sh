@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the main job on the built-in example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh release
+./build/release/ccsched topo info kautz:3,2

@@ -1,0 +1,40 @@
+// The options that describe a scheduling problem, shared by `bounds`, `solve` and
+// `faults`: SPEC|FILE, --cc, --ports, --root, --senders/--receivers, --fault, --routing,
+// --switching, --combining, --shift, --messages.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "ccsched/problem/problem.hpp"
+
+namespace ccsched::cli {
+
+struct ProblemOptions {
+  std::string network;              // spec string or file
+  std::string cc = "AAS";
+  std::string ports;                // "", "all" or an integer
+  std::string root;
+  std::vector<std::string> senders;   // ids/labels, comma lists accepted
+  std::vector<std::string> receivers;
+  std::vector<std::string> faults;
+  std::string routing = "minimal";  // minimal | nonminimal[:H]
+  std::string switching = "wormhole";
+  bool combining = false;
+  int shift = 1;
+  std::string messages_file;        // CUSTOM / PERM message list
+};
+
+// `with_cc` false for commands that take a list of kinds themselves (faults).
+void add_problem_options(CLI::App* cmd, ProblemOptions& o, bool with_cc = true);
+
+// Loads the network, applies faults, expands the collective and fixes the model.
+// Throws ccsched::Error subclasses naming the bad option.
+Problem build_problem(const ProblemOptions& o);
+Problem build_problem(const ProblemOptions& o, CollectiveKind kind);
+
+// Parses --ports ("all" or k >= 1) into a model; --routing "minimal" | "nonminimal[:H]".
+void apply_model_options(const ProblemOptions& o, const Topology& t, Model& model);
+
+}  // namespace ccsched::cli
