@@ -1,1 +1,42 @@
-// Placeholder until the module lands.
+// lower_bounds: runs every family of bounds that applies to the problem and collects them
+// (docs/BOUNDS.md has one section per bound, with its proof and its source).
+#include "ccsched/bounds/bounds.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "context.hpp"
+
+namespace ccsched {
+
+BoundReport lower_bounds(const Problem& problem, const PathSet& paths) {
+  return lower_bounds(problem, paths, BoundOptions{});
+}
+
+BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
+                         const BoundOptions& options) {
+  using namespace bounds_detail;
+  const BoundContext ctx(problem);
+#ifndef NDEBUG
+  // The bounds keep their own distances (no path-count limits); they must never be shorter
+  // than the routing module's.
+  for (const auto& d : ctx.demands())
+    if (!d.broadcast && !ctx.store_and_forward() && &paths.topology() == &problem.topology)
+      assert(ctx.transfer_dist_to(d.targets.front())[d.origin] >=
+             paths.distance(d.origin, d.targets.front()));
+#else
+  (void)paths;
+#endif
+  BoundReport report;
+  add_step_bounds(ctx, report.bounds);
+  add_load_bounds(ctx, options, report.bounds);
+  std::vector<std::vector<char>> cuts;
+  add_bisection_bounds(ctx, options, report.bounds, cuts);
+  add_mn_bounds(ctx, report.bounds, cuts);
+  add_cut_bounds(ctx, options, cuts, report.bounds);
+  add_informed_cut_bounds(ctx, options, cuts, report.bounds);
+  for (const auto& b : report.bounds) report.best = std::max(report.best, b.value);
+  return report;
+}
+
+}  // namespace ccsched

@@ -1,8 +1,108 @@
-// Placeholder: the `cost` subcommand is registered once its module lands.
+// `ccsched cost FILE --t0 TIME --t1 TIME_PER_BYTE --bytes M [--th TIME] [--json]`: the time
+// of a schedule under the seeds' linear model, t_CC = sum_i (t0 + m_i*t1) (seed 001,
+// eq. (1); seed 000, eq. (4)), step by step and in total, in microseconds. Every message
+// is M bytes; a combined transfer of c messages carries c*M bytes. The schedule is
+// verified first: an invalid one has no meaningful time (exit 2, naming the first broken
+// rule). docs/COST.md describes the units and the JSON.
+#include <fmt/core.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/cost/linear.hpp"
+#include "ccsched/cost/units.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
 #include "commands.hpp"
 
 namespace ccsched::cli {
+namespace {
 
-void add_cost_command(CLI::App& /*app*/) {}
+struct CostOptions {
+  std::string file;
+  std::string t0;
+  std::string t1;
+  std::string th = "0";
+  std::string bytes;
+  bool json = false;
+};
+
+void run_cost(const CostOptions& o) {
+  // Parse every option before reading the file, so a typo is reported as such.
+  LinearModel model;
+  model.t0 = parse_time(o.t0, "--t0");
+  model.t1 = parse_time_per_byte(o.t1, "--t1");
+  model.th = parse_time(o.th, "--th");
+  const std::int64_t bytes = parse_bytes(o.bytes, "--bytes");
+
+  const Schedule s = read_schedule_file(o.file);
+  if (const auto violations = verify_schedule(s); !violations.empty())
+    throw InvalidInput(
+        fmt::format("not a valid schedule ({} violation{}; first: {}); see "
+                    "'ccsched verify'",
+                    violations.size(), violations.size() == 1 ? "" : "s", violations.front().text),
+        o.file);
+  const ScheduleCost cost = linear_cost(s, model, bytes);
+
+  if (o.json) {
+    nlohmann::ordered_json doc;
+    doc["schedule"] = o.file;
+    doc["model"] = "linear";
+    doc["t0_us"] = model.t0 * 1e6;
+    doc["t1_us_per_byte"] = model.t1 * 1e6;
+    doc["th_us"] = model.th * 1e6;
+    doc["bytes"] = bytes;
+    doc["combining"] = s.model.combining;
+    doc["steps"] = s.steps;
+    doc["step_us"] = nlohmann::ordered_json::array();
+    doc["step_bytes"] = nlohmann::ordered_json::array();
+    for (const StepCost& c : cost.steps) {
+      doc["step_us"].push_back(rounded_us(c.seconds));
+      doc["step_bytes"].push_back(c.bytes);
+    }
+    doc["total_us"] = rounded_us(cost.total_seconds);
+    fmt::print("{}\n", doc.dump(2));
+    return;
+  }
+  fmt::print(
+      "schedule: {} ({} on {}, {} transfer{} in {} step{})\n", o.file, to_string(s.collective.kind),
+      s.topology.name().empty() ? std::string("unnamed network") : s.topology.name(),
+      s.transfers.size(), s.transfers.size() == 1 ? "" : "s", s.steps, s.steps == 1 ? "" : "s");
+  fmt::print("linear model, seed 001 eq. (1): t = sum over steps of (t0 + m_i*t1{})\n",
+             model.th > 0 ? " + hops_i*th" : "");
+  fmt::print("  t0 = {} us, t1 = {:.6g} us/B, {}m = {} B per message{}\n", format_us(model.t0),
+             model.t1 * 1e6, model.th > 0 ? fmt::format("th = {} us, ", format_us(model.th)) : "",
+             bytes, s.model.combining ? " (combined transfers carry the sum)" : "");
+  fmt::print("{:>6}  {:>9}  {:>12}  {:>14}\n", "step", "transfers", "longest (B)", "time (us)");
+  for (const StepCost& c : cost.steps)
+    fmt::print("{:>6}  {:>9}  {:>12}  {:>14}\n", c.step, c.transfers, c.bytes,
+               format_us(c.seconds));
+  fmt::print("{:>6}  {:>9}  {:>12}  {:>14}\n", "total", "", "", format_us(cost.total_seconds));
+}
+
+}  // namespace
+
+void add_cost_command(CLI::App& app) {
+  auto options = std::make_shared<CostOptions>();
+  auto* cmd =
+      app.add_subcommand("cost",
+                         "time of a schedule under the seeds' linear model: sum over steps of "
+                         "t0 + m_i*t1 (seed 001 eq. (1), seed 000 eq. (4)), in microseconds");
+  cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
+  cmd->add_option("--t0", options->t0, "start-up time per step: 1us, 0.5 us, 2ms, 3e-6s")
+      ->required();
+  cmd->add_option("--t1", options->t1,
+                  "time per byte (0.5ns, 0.5ns/B) or a bandwidth (2GBps, 10Gbps, 100MiB/s)")
+      ->required();
+  cmd->add_option("--bytes", options->bytes, "bytes per message: 1024, 4KiB, 1MB")->required();
+  cmd->add_option("--th", options->th,
+                  "per-hop router delay, added per hop of a step's slowest path (default 0: "
+                  "neglected, as in the seeds)");
+  cmd->add_flag("--json", options->json,
+                "print {\"step_us\": [...], \"total_us\": ..., and the inputs}");
+  cmd->callback([options] { run_cost(*options); });
+}
 
 }  // namespace ccsched::cli

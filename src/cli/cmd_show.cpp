@@ -1,8 +1,49 @@
-// Placeholder: the `show` subcommand is registered once its module lands.
+// `ccsched show FILE [--layout auto|grid|trees]`: a schedule document the way the seeds
+// print theirs: a header (network, collective, model, steps, lower bound, optimal,
+// solver, whether it verifies), the table (seed 000 Table 3 grid for scatters, Table 4
+// trees for broadcasts), and the per-step channel utilisation.
+#include <fmt/core.h>
+
+#include <memory>
+#include <string>
+
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/tables.hpp"
+#include "ccsched/schedule/verify.hpp"
 #include "commands.hpp"
 
 namespace ccsched::cli {
+namespace {
 
-void add_show_command(CLI::App& /*app*/) {}
+struct ShowOptions {
+  std::string file;
+  std::string layout = "auto";
+};
+
+void run_show(const ShowOptions& o) {
+  const TableLayout layout = parse_table_layout(o.layout);
+  const Schedule s = read_schedule_file(o.file);
+  const auto violations = verify_schedule(s);
+  fmt::print("{}", format_schedule_summary(s));
+  if (violations.empty())
+    fmt::print("valid:       yes\n");
+  else
+    fmt::print("valid:       NO, {} violation{} (see `ccsched verify`)\n", violations.size(),
+               violations.size() == 1 ? "" : "s");
+  fmt::print("\n{}\nchannel utilisation:\n{}", format_schedule_table(s, layout),
+             format_utilisation(s));
+}
+
+}  // namespace
+
+void add_show_command(CLI::App& app) {
+  auto options = std::make_shared<ShowOptions>();
+  auto* cmd = app.add_subcommand("show", "print a schedule in the seeds' table layout");
+  cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
+  cmd->add_option("--layout", options->layout,
+                  "auto (grid for scatters, trees for broadcasts) | grid (seed 000 Table 3) | "
+                  "trees (seed 000 Table 4)");
+  cmd->callback([options] { run_show(*options); });
+}
 
 }  // namespace ccsched::cli

@@ -1,1 +1,63 @@
-// Placeholder until the module lands.
+// The engine registry, the shared budget, and schedule assembly (compacting empty steps).
+#include "ccsched/engines/engine.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/engines/greedy.hpp"
+#include "ccsched/engines/sat.hpp"
+
+namespace ccsched {
+
+std::string_view to_string(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::feasible: return "feasible";
+    case SolveStatus::infeasible: return "infeasible";
+    case SolveStatus::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+double Budget::remaining() const {
+  if (deadline_ == Clock::time_point::max()) return 1e18;
+  return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
+}
+
+Budget Budget::sub(double seconds) const {
+  const Budget other(seconds, interrupt_);
+  return Budget(std::min(deadline_, other.deadline_), interrupt_);
+}
+
+const std::vector<std::string>& engine_names() {
+  static const std::vector<std::string> names{"greedy", "sat"};
+  return names;
+}
+
+std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& options) {
+  if (name == "greedy") return std::make_unique<GreedyEngine>(options);
+  if (name == "sat") return std::make_unique<SatEngine>(options);
+  throw InvalidParameter("unknown engine '" + std::string(name) + "' (known: auto, greedy, sat)",
+                         "--engine");
+}
+
+Schedule assemble_schedule(const Problem& problem, std::vector<Transfer> transfers,
+                           std::string_view engine, std::uint64_t seed) {
+  std::stable_sort(transfers.begin(), transfers.end(),
+                   [](const Transfer& a, const Transfer& b) { return a.step < b.step; });
+  // Dropping an empty step keeps every rule: channels and ports are per step, and the
+  // holding rule only compares step order, which renumbering preserves.
+  Step last_old = 0, next_new = 0;
+  for (auto& t : transfers) {
+    if (t.step != last_old) {
+      last_old = t.step;
+      ++next_new;
+    }
+    t.step = next_new;
+  }
+  Schedule s{problem.topology, problem.collective, problem.model, next_new, std::move(transfers),
+             std::nullopt, false, SolverInfo{std::string(engine), seed, 0.0}};
+  return s;
+}
+
+}  // namespace ccsched

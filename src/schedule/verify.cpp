@@ -1,1 +1,709 @@
-// Placeholder until the module lands.
+// The verifier of FORMATS.md's ten validity rules. It is the referee of every engine, so
+// it is written from the rules' text alone: it shares no code with the engines, the
+// routing module or the problem module (its own BFS for rule 9, its own reading of what
+// each collective kind means for rule 10), and it uses nothing of the Topology but the
+// node kinds and the channel adjacency. It must never crash on garbage: every index it
+// takes from the schedule is range-checked first and reported as a violation.
+//
+// Where the rules' wording leaves a case open, the choices are (docs/FORMATS.md, "What the
+// verifier checks beyond the wording"):
+//   - rule 7 also rejects a transfer carrying no message, and a message listed twice in one
+//     transfer, even with combining;
+//   - rule 10 also checks each message itself (origin and targets are processors, targets
+//     non-empty, without repeats, never the origin; one target for scatter kinds) and that
+//     the message set is what the collective kind means (AAS: one message per ordered
+//     pair of distinct processors, ...). A receiver that is also a sender need not be a
+//     target (the root of OAB may or may not be listed among the receivers).
+#include "ccsched/schedule/verify.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+namespace ccsched {
+namespace {
+
+constexpr std::array<std::string_view, 11> kRuleNames = {
+    "",         "paths",     "steps",     "channels", "ports",      "holding",
+    "delivery", "combining", "switching", "routing",  "bookkeeping"};
+
+std::uint64_t pair_key(std::int64_t a, std::int64_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
+}
+
+bool is_scatter_kind(CollectiveKind k) {
+  return k == CollectiveKind::OAS || k == CollectiveKind::AAS || k == CollectiveKind::AOG ||
+         k == CollectiveKind::MNS || k == CollectiveKind::PERM;
+}
+
+bool is_broadcast_kind(CollectiveKind k) {
+  return k == CollectiveKind::OAB || k == CollectiveKind::AAB || k == CollectiveKind::MNB;
+}
+
+std::string_view kind_name(CollectiveKind k) {
+  switch (k) {
+    case CollectiveKind::OAB:
+      return "OAB";
+    case CollectiveKind::AAB:
+      return "AAB";
+    case CollectiveKind::OAS:
+      return "OAS";
+    case CollectiveKind::AAS:
+      return "AAS";
+    case CollectiveKind::AOG:
+      return "AOG";
+    case CollectiveKind::MNB:
+      return "MNB";
+    case CollectiveKind::MNS:
+      return "MNS";
+    case CollectiveKind::PERM:
+      return "PERM";
+    case CollectiveKind::CUSTOM:
+      return "CUSTOM";
+  }
+  return "?";
+}
+
+std::string join(const std::vector<NodeId>& v) { return fmt::format("{}", fmt::join(v, ", ")); }
+
+class Verifier {
+ public:
+  explicit Verifier(const Schedule& s) : s_(s), t_(s.topology) {}
+
+  std::vector<Violation> run() {
+    index_messages();
+    check_paths();        // rule 1
+    check_steps();        // rule 2
+    check_channels();     // rule 3
+    check_ports();        // rule 4
+    check_holding();      // rule 5
+    check_delivery();     // rule 6
+    check_combining();    // rule 7
+    check_switching();    // rule 8
+    check_routing();      // rule 9
+    check_bookkeeping();  // rule 10
+    return std::move(out_);
+  }
+
+ private:
+  bool valid_node(NodeId n) const { return n >= 0 && n < t_.node_count(); }
+  bool valid_processor(NodeId n) const { return valid_node(n) && t_.is_processor(n); }
+
+  void add(Violation v) {
+    v.text = fmt::format("rule {} ({}): {}", v.rule, kRuleNames[v.rule], v.text);
+    out_.push_back(std::move(v));
+  }
+
+  // Index of the message with this id, or -1. Ids should equal indices (rule 10 checks);
+  // the lookup goes by id so a misnumbered list is still verified sensibly.
+  int message_index(MessageId id) const {
+    const auto it = index_of_id_.find(id);
+    return it == index_of_id_.end() ? -1 : it->second;
+  }
+
+  void index_messages() {
+    const auto& msgs = s_.collective.messages;
+    for (int i = 0; i < static_cast<int>(msgs.size()); ++i)
+      index_of_id_.emplace(msgs[i].id, i);  // first one wins on duplicate ids
+  }
+
+  // The distinct message indices a transfer carries (unknown ids dropped; rule 10 reports).
+  std::vector<int> carried(const Transfer& tr) const {
+    std::vector<int> idx;
+    for (const MessageId id : tr.messages) {
+      const int m = message_index(id);
+      if (m >= 0 && std::find(idx.begin(), idx.end(), m) == idx.end()) idx.push_back(m);
+    }
+    return idx;
+  }
+
+  // Rule 1. Also records, per transfer, the distinct channels its path uses (consecutive
+  // pairs of valid nodes that are channels), for rules 3 and the tables.
+  void check_paths() {
+    channels_.resize(s_.transfers.size());
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      const auto& p = tr.path;
+      if (p.size() < 2)
+        add({.rule = 1,
+             .step = tr.step,
+             .transfer = i,
+             .text = fmt::format("step {}, transfer {}: path has {} node{}; a path needs at "
+                                 "least two",
+                                 tr.step, i, p.size(), p.size() == 1 ? "" : "s")});
+      bool nodes_ok = true;
+      for (std::size_t j = 0; j < p.size(); ++j) {
+        if (!valid_node(p[j])) {
+          nodes_ok = false;
+          add({.rule = 1,
+               .step = tr.step,
+               .transfer = i,
+               .node = p[j],
+               .text = fmt::format("step {}, transfer {}: path[{}] = {} is not a node (nodes are "
+                                   "0..{})",
+                                   tr.step, i, j, p[j], t_.node_count() - 1)});
+        }
+      }
+      std::unordered_set<ChannelId> seen;
+      for (std::size_t j = 0; j + 1 < p.size(); ++j) {
+        if (!valid_node(p[j]) || !valid_node(p[j + 1])) continue;
+        const auto c = t_.find_channel(p[j], p[j + 1]);
+        if (!c) {
+          add({.rule = 1,
+               .step = tr.step,
+               .transfer = i,
+               .node = p[j],
+               .text = fmt::format("step {}, transfer {}: path[{}..{}] = {}->{} is not a channel",
+                                   tr.step, i, j, j + 1, p[j], p[j + 1])});
+          continue;
+        }
+        if (!seen.insert(*c).second) {
+          add({.rule = 1,
+               .step = tr.step,
+               .transfer = i,
+               .channel = *c,
+               .node = p[j],
+               .text = fmt::format("step {}, transfer {}: channel {} ({}->{}) repeats within the "
+                                   "path",
+                                   tr.step, i, *c, p[j], p[j + 1])});
+          continue;
+        }
+        channels_[i].push_back(*c);
+      }
+      if (!p.empty() && nodes_ok) {
+        if (!t_.is_processor(p.front()))
+          add({.rule = 1,
+               .step = tr.step,
+               .transfer = i,
+               .node = p.front(),
+               .text = fmt::format("step {}, transfer {}: first node {} is a switch, not a "
+                                   "processor",
+                                   tr.step, i, p.front())});
+        if (!t_.is_processor(p.back()))
+          add({.rule = 1,
+               .step = tr.step,
+               .transfer = i,
+               .node = p.back(),
+               .text = fmt::format("step {}, transfer {}: last node {} is a switch, not a "
+                                   "processor",
+                                   tr.step, i, p.back())});
+      }
+    }
+  }
+
+  // Rule 2.
+  void check_steps() {
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const Step st = s_.transfers[i].step;
+      if (st < 1 || st > s_.steps)
+        add({.rule = 2,
+             .step = st,
+             .transfer = i,
+             .text = fmt::format("transfer {}: step {} is outside 1..{}", i, st, s_.steps)});
+    }
+  }
+
+  // Rule 3: the first transfer (by index) to take a channel in a step owns it; every later
+  // one in the same step is a violation naming both.
+  void check_channels() {
+    std::unordered_map<std::uint64_t, int> owner;
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const Step st = s_.transfers[i].step;
+      for (const ChannelId c : channels_[i]) {
+        const auto [it, fresh] = owner.emplace(pair_key(st, c), i);
+        if (fresh) continue;
+        const auto& ch = t_.channel(c);
+        add({.rule = 3,
+             .step = st,
+             .transfer = i,
+             .channel = c,
+             .node = ch.from,
+             .text = fmt::format("step {}, transfers {} and {} both use channel {} ({}->{})", st,
+                                 it->second, i, c, ch.from, ch.to)});
+      }
+    }
+  }
+
+  // Rule 4. "all" ports means no limit.
+  void check_ports() {
+    if (!s_.model.ports) return;
+    const int k = *s_.model.ports;
+    std::map<std::pair<Step, NodeId>, std::vector<int>> sending, receiving;
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      if (tr.path.empty()) continue;
+      if (valid_processor(tr.path.front())) sending[{tr.step, tr.path.front()}].push_back(i);
+      if (valid_processor(tr.path.back())) receiving[{tr.step, tr.path.back()}].push_back(i);
+    }
+    const auto report = [&](const auto& table, std::string_view role) {
+      for (const auto& [key, list] : table) {
+        if (static_cast<int>(list.size()) <= k) continue;
+        add({.rule = 4,
+             .step = key.first,
+             .transfer = list[k],
+             .node = key.second,
+             .text =
+                 fmt::format("step {}, processor {} is the {} node of {} transfers (limit "
+                             "{}): transfers {}",
+                             key.first, key.second, role, list.size(), k, fmt::join(list, ", "))});
+      }
+    };
+    report(sending, "first");
+    report(receiving, "last");
+  }
+
+  // Rule 5. delivered_[(m, u)] = the earliest step in which a transfer carrying m ends at u.
+  void check_holding() {
+    for (const auto& tr : s_.transfers) {
+      if (tr.path.empty() || !valid_node(tr.path.back())) continue;
+      for (const int m : carried(tr)) {
+        const auto [it, fresh] = delivered_.emplace(pair_key(m, tr.path.back()), tr.step);
+        if (!fresh) it->second = std::min(it->second, tr.step);
+      }
+    }
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      if (tr.path.empty()) continue;
+      const NodeId u = tr.path.front();
+      for (const int m : carried(tr)) {
+        const auto& msg = s_.collective.messages[m];
+        if (u == msg.origin) continue;
+        const auto it = delivered_.find(pair_key(m, u));
+        if (it != delivered_.end() && it->second < tr.step) continue;
+        const std::string when = it == delivered_.end()
+                                     ? std::string("never receives it")
+                                     : fmt::format("receives it first in step {}", it->second);
+        add({.rule = 5,
+             .step = tr.step,
+             .transfer = i,
+             .node = u,
+             .message = msg.id,
+             .text = fmt::format("step {}, transfer {} sends message {} from {}, which does not "
+                                 "hold it (origin {}; {} {})",
+                                 tr.step, i, msg.id, u, msg.origin, u, when)});
+      }
+    }
+  }
+
+  // Rule 6.
+  void check_delivery() {
+    const auto& msgs = s_.collective.messages;
+    for (int m = 0; m < static_cast<int>(msgs.size()); ++m) {
+      if (message_index(msgs[m].id) != m) continue;  // a duplicate id: rule 10 reports it
+      for (const NodeId target : msgs[m].targets) {
+        if (delivered_.contains(pair_key(m, target))) continue;
+        add({.rule = 6,
+             .node = target,
+             .message = msgs[m].id,
+             .text = fmt::format("message {} (origin {}) never reaches target {}", msgs[m].id,
+                                 msgs[m].origin, target)});
+      }
+    }
+  }
+
+  // Rule 7 (plus: no empty transfer, no message listed twice).
+  void check_combining() {
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      if (!s_.model.combining && tr.messages.size() != 1) {
+        add({.rule = 7,
+             .step = tr.step,
+             .transfer = i,
+             .text = fmt::format("step {}, transfer {} carries {} messages; without combining a "
+                                 "transfer carries exactly one",
+                                 tr.step, i, tr.messages.size())});
+        continue;
+      }
+      if (tr.messages.empty())
+        add({.rule = 7,
+             .step = tr.step,
+             .transfer = i,
+             .text = fmt::format("step {}, transfer {} carries no message", tr.step, i)});
+      std::set<MessageId> seen;
+      for (const MessageId id : tr.messages)
+        if (!seen.insert(id).second)
+          add({.rule = 7,
+               .step = tr.step,
+               .transfer = i,
+               .message = id,
+               .text = fmt::format("step {}, transfer {} lists message {} twice", tr.step, i, id)});
+    }
+  }
+
+  // Rule 8.
+  void check_switching() {
+    if (s_.model.switching != Switching::store_and_forward) return;
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      if (tr.path.size() == 2) continue;
+      add({.rule = 8,
+           .step = tr.step,
+           .transfer = i,
+           .text = fmt::format("step {}, transfer {}: path has {} nodes; store-and-forward "
+                               "transfers are single hops",
+                               tr.step, i, tr.path.size())});
+    }
+  }
+
+  // Hop distances from `source` along channels: the verifier's own BFS (rule 9).
+  const std::vector<int>& distances(NodeId source) {
+    auto [it, fresh] = bfs_cache_.try_emplace(source);
+    if (!fresh) return it->second;
+    auto& dist = it->second;
+    dist.assign(static_cast<std::size_t>(t_.node_count()), kUnreachable);
+    std::deque<NodeId> queue{source};
+    dist[source] = 0;
+    while (!queue.empty()) {
+      const NodeId u = queue.front();
+      queue.pop_front();
+      for (const ChannelId c : t_.out_channels(u)) {
+        const NodeId v = t_.channel(c).to;
+        if (dist[v] != kUnreachable) continue;
+        dist[v] = dist[u] + 1;
+        queue.push_back(v);
+      }
+    }
+    return dist;
+  }
+
+  // Rule 9: a path is minimal when its hop count equals the distance between its ends.
+  void check_routing() {
+    if (s_.model.routing != Routing::minimal) return;
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      if (tr.path.size() < 2 || !valid_node(tr.path.front()) || !valid_node(tr.path.back()))
+        continue;  // rule 1 has said why
+      const int hops = static_cast<int>(tr.path.size()) - 1;
+      const int d = distances(tr.path.front())[tr.path.back()];
+      if (hops == d) continue;
+      add({.rule = 9,
+           .step = tr.step,
+           .transfer = i,
+           .node = tr.path.front(),
+           .text = fmt::format(
+               "step {}, transfer {}: path {}->{} has {} hop{} but the distance "
+               "is {}",
+               tr.step, i, tr.path.front(), tr.path.back(), hops, hops == 1 ? "" : "s",
+               d == kUnreachable ? std::string("infinite (unreachable)") : std::to_string(d))});
+    }
+  }
+
+  void check_bookkeeping() {
+    check_step_count();
+    check_message_ids();
+    check_participants();
+    check_messages_themselves();
+    check_kind();
+  }
+
+  // Rule 10: `steps` equals the largest step used (0 when there are no transfers).
+  void check_step_count() {
+    Step largest = 0;
+    for (const auto& tr : s_.transfers) largest = std::max(largest, tr.step);
+    if (s_.steps != largest)
+      add({.rule = 10,
+           .text = fmt::format("steps is {} but the largest step used is {}", s_.steps, largest)});
+  }
+
+  // Rule 10: message ids are 0..M-1 in order, and every id a transfer names exists.
+  void check_message_ids() {
+    const auto& msgs = s_.collective.messages;
+    for (int m = 0; m < static_cast<int>(msgs.size()); ++m)
+      if (msgs[m].id != m)
+        add({.rule = 10,
+             .message = msgs[m].id,
+             .text = fmt::format("messages[{}] has id {}; ids must be 0..{} in order", m,
+                                 msgs[m].id, static_cast<int>(msgs.size()) - 1)});
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      for (const MessageId id : tr.messages)
+        if (message_index(id) < 0)
+          add({.rule = 10,
+               .step = tr.step,
+               .transfer = i,
+               .message = id,
+               .text = fmt::format("step {}, transfer {} carries message {}, which does not "
+                                   "exist",
+                                   tr.step, i, id)});
+    }
+  }
+
+  // Rule 10: senders and receivers are processors without repeats; the senders are
+  // exactly the origins; every target is a receiver; every receiver is a target (or a
+  // sender, see the file comment).
+  void check_participants() {
+    const auto& c = s_.collective;
+    const auto check_list = [&](const std::vector<NodeId>& list, std::string_view what,
+                                std::set<NodeId>& set) {
+      for (const NodeId n : list) {
+        if (!valid_processor(n))
+          add({.rule = 10,
+               .node = n,
+               .text = fmt::format("{} lists {}, which is not a processor", what, n)});
+        else if (!set.insert(n).second)
+          add({.rule = 10, .node = n, .text = fmt::format("{} lists {} twice", what, n)});
+      }
+    };
+    check_list(c.senders, "senders", senders_);
+    check_list(c.receivers, "receivers", receivers_);
+    std::set<NodeId> origins, targets;
+    for (const auto& m : c.messages) {
+      origins.insert(m.origin);
+      targets.insert(m.targets.begin(), m.targets.end());
+      if (!senders_.contains(m.origin) && valid_processor(m.origin))
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("message {} originates at {}, which is not a sender", m.id,
+                                 m.origin)});
+      for (const NodeId t : m.targets)
+        if (!receivers_.contains(t) && valid_processor(t))
+          add({.rule = 10,
+               .node = t,
+               .message = m.id,
+               .text = fmt::format("message {} targets {}, which is not a receiver", m.id, t)});
+    }
+    for (const NodeId n : senders_)
+      if (!origins.contains(n))
+        add({.rule = 10, .node = n, .text = fmt::format("sender {} originates no message", n)});
+    for (const NodeId n : receivers_)
+      if (!targets.contains(n) && !senders_.contains(n))
+        add({.rule = 10,
+             .node = n,
+             .text = fmt::format("receiver {} is the target of no message", n)});
+  }
+
+  // Rule 10 (beyond the wording): each message is well formed.
+  void check_messages_themselves() {
+    const bool scatter = is_scatter_kind(s_.collective.kind);
+    for (const auto& m : s_.collective.messages) {
+      if (!valid_processor(m.origin))
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("message {} originates at {}, which is not a processor", m.id,
+                                 m.origin)});
+      if (m.targets.empty())
+        add({.rule = 10, .message = m.id, .text = fmt::format("message {} has no target", m.id)});
+      if (scatter && m.targets.size() > 1)
+        add({.rule = 10,
+             .message = m.id,
+             .text = fmt::format("message {} has {} targets; a {} message has one", m.id,
+                                 m.targets.size(), kind_name(s_.collective.kind))});
+      std::set<NodeId> seen;
+      for (const NodeId t : m.targets) {
+        if (!valid_processor(t))
+          add({.rule = 10,
+               .node = t,
+               .message = m.id,
+               .text = fmt::format("message {} targets {}, which is not a processor", m.id, t)});
+        else if (t == m.origin)
+          add({.rule = 10,
+               .node = t,
+               .message = m.id,
+               .text = fmt::format("message {} targets its own origin {}", m.id, t)});
+        else if (!seen.insert(t).second)
+          add({.rule = 10,
+               .node = t,
+               .message = m.id,
+               .text = fmt::format("message {} lists target {} twice", m.id, t)});
+      }
+    }
+  }
+
+  // Rule 10 (beyond the wording): the message set is what the collective kind means,
+  // worked out here from the kind's definition (FORMATS.md `collective.kind`), not by the
+  // problem module's expansion.
+  void check_kind() {
+    const auto kind = s_.collective.kind;
+    const std::string_view name = kind_name(kind);
+    const std::vector<NodeId> all(t_.processors().begin(), t_.processors().end());
+    const std::set<NodeId> all_set(all.begin(), all.end());
+    const auto require_all = [&](const std::set<NodeId>& set, std::string_view what) {
+      if (set == all_set) return true;
+      add({.rule = 10,
+           .text = fmt::format("{} {} must be every processor ({} of {} listed)", name, what,
+                               set.size(), all_set.size())});
+      return false;
+    };
+    const auto require_one = [&](const std::set<NodeId>& set, std::string_view what) {
+      if (set.size() == 1) return true;
+      add({.rule = 10,
+           .text =
+               fmt::format("{} has exactly one {} (the root); {} listed", name, what, set.size())});
+      return false;
+    };
+
+    if (is_scatter_kind(kind) && kind != CollectiveKind::PERM) {
+      // Expected (origin, target) pairs.
+      std::set<std::pair<NodeId, NodeId>> expected;
+      const auto pairs = [&](const std::set<NodeId>& from, const std::set<NodeId>& to) {
+        for (const NodeId u : from)
+          for (const NodeId v : to)
+            if (u != v) expected.insert({u, v});
+      };
+      if (kind == CollectiveKind::AAS) {
+        if (!require_all(senders_, "senders") || !require_all(receivers_, "receivers")) return;
+        pairs(all_set, all_set);
+      } else if (kind == CollectiveKind::OAS) {
+        if (!require_one(senders_, "sender")) return;
+        pairs(senders_, all_set);
+      } else if (kind == CollectiveKind::AOG) {
+        if (!require_one(receivers_, "receiver")) return;
+        pairs(all_set, receivers_);
+      } else {  // MNS
+        pairs(senders_, receivers_);
+      }
+      check_pairs(expected);
+    } else if (kind == CollectiveKind::PERM) {
+      check_permutation();
+    } else if (is_broadcast_kind(kind)) {
+      std::map<NodeId, std::set<NodeId>> expected;  // origin -> targets
+      const auto trees = [&](const std::set<NodeId>& from, const std::set<NodeId>& to) {
+        for (const NodeId u : from) {
+          std::set<NodeId> others = to;
+          others.erase(u);
+          if (!others.empty()) expected[u] = std::move(others);
+        }
+      };
+      if (kind == CollectiveKind::AAB) {
+        if (!require_all(senders_, "senders")) return;
+        trees(all_set, all_set);
+      } else if (kind == CollectiveKind::OAB) {
+        if (!require_one(senders_, "sender")) return;
+        trees(senders_, all_set);
+      } else {  // MNB
+        trees(senders_, receivers_);
+      }
+      check_broadcasts(expected);
+    }
+  }
+
+  // Scatter kinds: each expected (origin, target) pair is the message of exactly one
+  // single-target message, and no other message exists.
+  void check_pairs(const std::set<std::pair<NodeId, NodeId>>& expected) {
+    const std::string_view name = kind_name(s_.collective.kind);
+    std::map<std::pair<NodeId, NodeId>, MessageId> found;
+    for (const auto& m : s_.collective.messages) {
+      if (m.targets.size() != 1) continue;  // reported above
+      const std::pair<NodeId, NodeId> key{m.origin, m.targets.front()};
+      if (!expected.contains(key)) {
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("message {} ({}->{}) is not part of this {}", m.id, key.first,
+                                 key.second, name)});
+        continue;
+      }
+      const auto [it, fresh] = found.emplace(key, m.id);
+      if (!fresh)
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("message {} repeats message {} ({}->{})", m.id, it->second,
+                                 key.first, key.second)});
+    }
+    for (const auto& key : expected)
+      if (!found.contains(key))
+        add({.rule = 10,
+             .node = key.first,
+             .text = fmt::format("{} needs a message from {} to {}; there is none", name, key.first,
+                                 key.second)});
+  }
+
+  // PERM: single-target messages whose origins are distinct and whose targets are distinct.
+  void check_permutation() {
+    std::map<NodeId, MessageId> by_origin, by_target;
+    for (const auto& m : s_.collective.messages) {
+      if (!by_origin.emplace(m.origin, m.id).second)
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("PERM: processor {} originates more than one message "
+                                 "(messages {} and {})",
+                                 m.origin, by_origin[m.origin], m.id)});
+      if (m.targets.size() != 1) continue;
+      if (!by_target.emplace(m.targets.front(), m.id).second)
+        add({.rule = 10,
+             .node = m.targets.front(),
+             .message = m.id,
+             .text = fmt::format("PERM: processor {} is the target of more than one message "
+                                 "(messages {} and {})",
+                                 m.targets.front(), by_target[m.targets.front()], m.id)});
+    }
+  }
+
+  // Broadcast kinds: one message per expected origin, targeting exactly the expected set.
+  void check_broadcasts(const std::map<NodeId, std::set<NodeId>>& expected) {
+    const std::string_view name = kind_name(s_.collective.kind);
+    std::map<NodeId, MessageId> found;
+    for (const auto& m : s_.collective.messages) {
+      const auto want = expected.find(m.origin);
+      if (want == expected.end()) {
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text =
+                 fmt::format("message {} from {} is not part of this {}", m.id, m.origin, name)});
+        continue;
+      }
+      const auto [it, fresh] = found.emplace(m.origin, m.id);
+      if (!fresh) {
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("{} has one message per source; {} originates messages {} and "
+                                 "{}",
+                                 name, m.origin, it->second, m.id)});
+        continue;
+      }
+      const std::set<NodeId> got(m.targets.begin(), m.targets.end());
+      std::vector<NodeId> missing, extra;
+      std::set_difference(want->second.begin(), want->second.end(), got.begin(), got.end(),
+                          std::back_inserter(missing));
+      std::set_difference(got.begin(), got.end(), want->second.begin(), want->second.end(),
+                          std::back_inserter(extra));
+      if (!missing.empty() || !extra.empty())
+        add({.rule = 10,
+             .node = m.origin,
+             .message = m.id,
+             .text = fmt::format("message {} from {} has the wrong targets for {}: missing [{}], "
+                                 "extra [{}]",
+                                 m.id, m.origin, name, join(missing), join(extra))});
+    }
+    for (const auto& [origin, targets] : expected)
+      if (!found.contains(origin))
+        add({.rule = 10,
+             .node = origin,
+             .text = fmt::format("{} needs a message from {}; there is none", name, origin)});
+  }
+
+  const Schedule& s_;
+  const Topology& t_;
+  std::vector<Violation> out_;
+  std::unordered_map<MessageId, int> index_of_id_;
+  std::vector<std::vector<ChannelId>> channels_;       // per transfer, distinct, valid
+  std::unordered_map<std::uint64_t, Step> delivered_;  // (message index, node) -> step
+  std::unordered_map<NodeId, std::vector<int>> bfs_cache_;
+  std::set<NodeId> senders_, receivers_;  // valid processors only
+};
+
+}  // namespace
+
+std::string_view rule_name(int rule) {
+  return rule >= 1 && rule <= 10 ? kRuleNames[rule] : std::string_view("unknown");
+}
+
+std::vector<Violation> verify_schedule(const Schedule& s) { return Verifier(s).run(); }
+
+}  // namespace ccsched

@@ -1,1 +1,82 @@
-// Placeholder until the module lands.
+// Dispatch between the topology file formats (io.hpp): picks the reader from the file
+// extension and reads the file; each format lives in its own io_<format>.cpp.
+#include "ccsched/topology/io.hpp"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ccsched/core/error.hpp"
+#include "io_internal.hpp"
+
+namespace ccsched {
+namespace detail {
+
+std::string at(const std::string& where, std::string_view key) {
+  return where.empty() ? std::string(key) : fmt::format("{}: {}", where, key);
+}
+
+std::string at_line(const std::string& where, int line) {
+  return fmt::format("{}:{}", where.empty() ? "<input>" : where, line);
+}
+
+}  // namespace detail
+
+TopologyFormat parse_topology_format(std::string_view text) {
+  if (text == "json") return TopologyFormat::json;
+  if (text == "dot") return TopologyFormat::dot;
+  if (text == "edges") return TopologyFormat::edges;
+  if (text == "anynet") return TopologyFormat::anynet;
+  throw InvalidParameter(
+      fmt::format("unknown topology format '{}' (expected json, dot, edges or anynet)", text),
+      "--format");
+}
+
+std::string write_topology(const Topology& t, TopologyFormat format) {
+  switch (format) {
+    case TopologyFormat::json: return detail::write_json(t);
+    case TopologyFormat::dot: return detail::write_dot(t);
+    case TopologyFormat::edges: return detail::write_edges(t);
+    case TopologyFormat::anynet: return detail::write_anynet(t);
+  }
+  return {};
+}
+
+Topology read_topology(std::string_view text, TopologyFormat format, std::string_view where) {
+  const std::string w(where);
+  switch (format) {
+    case TopologyFormat::json: return detail::read_json(text, w);
+    case TopologyFormat::dot: return detail::read_dot(text, w);
+    case TopologyFormat::edges: return detail::read_edges(text, w);
+    case TopologyFormat::anynet: return detail::read_anynet(text, w);
+  }
+  return Topology{};
+}
+
+Topology read_topology_file(const std::string& path) {
+  const auto ends_with = [&](std::string_view ext) {
+    return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+  };
+  TopologyFormat format;
+  if (ends_with(".json"))
+    format = TopologyFormat::json;
+  else if (ends_with(".dot") || ends_with(".gv"))
+    format = TopologyFormat::dot;
+  else if (ends_with(".edges"))
+    format = TopologyFormat::edges;
+  else if (ends_with(".anynet"))
+    format = TopologyFormat::anynet;
+  else
+    throw InvalidInput("unknown topology file extension (expected .json, .dot, .gv, .edges or "
+                       ".anynet)",
+                       path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidInput("cannot open file", path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InvalidInput("cannot read file", path);
+  return read_topology(text.str(), format, path);
+}
+
+}  // namespace ccsched

@@ -3,6 +3,7 @@
 // docs/BOUNDS.md gives the proof of each.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,24 @@ struct BoundReport {
   int best = 0;  // max over bounds (at least 1 when there is something to deliver)
 };
 
-// Every bound valid for the problem's model (ports, switching, routing, faults).
+// How much work the searching bounds may do. The defaults keep every spec of FORMATS.md
+// within about a second; every setting gives valid bounds (less work, possibly weaker).
+struct BoundOptions {
+  long long cut_search_work = 20'000'000;  // channel visits spent evaluating cuts
+  int cut_search_starts = 6;               // hill climbs from the best candidate cuts
+  int cut_random_starts = 4;               // hill climbs from random balanced cuts
+  long long link_load_work = 200'000'000;  // channel visits for the link-load bound
+  bool use_invariants = true;              // AAS: seed 000's bisection bounds (needs B_C)
+  long long bisection_node_budget = 1'000'000;   // exact B_C search (topology invariants)
+  std::uint64_t seed = 1;                  // the cut search's random starts
+};
+
+// Every bound valid for the problem's model (ports, switching, routing, faults), best
+// first by value, and their maximum. A scatter message is delivered by one transfer from
+// its origin to its target (DESIGN.md), a broadcast message along a tree of transfers.
+// Throws Unsupported when some target cannot be reached at all.
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths);
+BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
+                         const BoundOptions& options);
 
 }  // namespace ccsched

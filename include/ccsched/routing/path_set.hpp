@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "ccsched/core/ids.hpp"
@@ -28,18 +30,21 @@ class PathSet {
   PathSet(const Topology& t, const Model& model, PathLimits limits = {});
 
   // All allowed paths from `from` to `to` (processors), computed on first use and cached.
-  // Under store-and-forward only single-channel paths exist.
+  // Under store-and-forward only single-channel paths exist. In networks with switches the
+  // processors are terminals: a path's interior nodes are switches only.
   const std::vector<Path>& paths(NodeId from, NodeId to) const;
   int distance(NodeId from, NodeId to) const;  // shortest hop count (kUnreachable if none)
   const Topology& topology() const { return *topology_; }
+  const Model& model() const { return model_; }
+  // Drops cached path lists (memory) without changing answers.
+  void clear_cache() const { cache_.clear(); }
 
  private:
   const Topology* topology_ = nullptr;
   Model model_;
   PathLimits limits_;
-  std::vector<std::vector<int>> dist_;  // [from][to], processors and switches
-  mutable std::vector<std::vector<Path>> cache_;
-  mutable std::vector<char> cached_;
+  mutable std::vector<std::vector<int>> dist_;  // [to][from]: hops from `from` to `to`, lazily
+  mutable std::unordered_map<std::uint64_t, std::vector<Path>> cache_;
 };
 
 }  // namespace ccsched

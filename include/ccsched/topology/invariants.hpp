@@ -22,8 +22,24 @@ struct Invariants {
   int bisection_width = 0;          // B_C: channels crossing a min balanced processor cut
   bool bisection_exact = false;     // proven minimum, or best found
   std::vector<NodeId> bisection_side;  // processors on one side of the cut found
+  long long bisection_search_nodes = 0;  // branch-and-bound nodes visited (0: not run)
+};
+
+// How hard compute_invariants works on B_C (method: src/topology/bisection.cpp and
+// docs/TOPOLOGIES.md). The exact branch and bound runs when the network has at most
+// `exact_bisection_limit` processors and `exact_bisection_node_limit` nodes; it stops after
+// `exact_bisection_node_budget` search nodes (deterministic, unlike a time limit), and then
+// the best cut found is returned with bisection_exact = false. The defaults keep every
+// call within a few seconds; every network of the seeds is proven exactly.
+struct InvariantOptions {
+  bool compute_bisection = true;
+  int exact_bisection_limit = 64;
+  int exact_bisection_node_limit = 256;
+  long long exact_bisection_node_budget = 250'000;
+  int local_search_restarts = 40;
 };
 
 Invariants compute_invariants(const Topology& t);
+Invariants compute_invariants(const Topology& t, const InvariantOptions& options);
 
 }  // namespace ccsched

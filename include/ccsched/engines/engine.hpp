@@ -1,0 +1,103 @@
+// The one small interface every engine implements (DESIGN.md "Engines"): given a problem,
+// its allowed paths and a step count T, find a schedule of at most T steps, prove that
+// none exists, or give up within the budget. Outcomes are a status value, never an
+// exception (STYLE.md rule 7); bad input still throws.
+//
+//   auto engine = make_engine("sat", options);
+//   EngineResult r = engine->solve(problem, paths, /*steps=*/7, budget);
+//   if (r.status == SolveStatus::feasible) use(*r.schedule);   // passes verify_schedule
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ccsched/problem/problem.hpp"
+#include "ccsched/routing/path_set.hpp"
+#include "ccsched/schedule/schedule.hpp"
+
+namespace ccsched {
+
+enum class SolveStatus { feasible, infeasible, unknown };
+std::string_view to_string(SolveStatus s);
+
+// What an engine reports while it works (the CLI prints it on a terminal).
+struct ProgressInfo {
+  std::string_view engine;
+  int steps = 0;                // T being tried
+  std::int64_t conflicts = 0;   // SAT conflicts so far, or generations for evolutionary engines
+  std::int64_t best = -1;       // best fitness (conflicts) so far, evolutionary engines
+  double elapsed = 0.0;         // seconds since the engine started
+};
+using ProgressFn = std::function<void(const ProgressInfo&)>;
+
+// Wall-clock and interrupt budget shared by the driver and the engines.
+class Budget {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit Budget(double seconds = 1e18, const std::atomic<bool>* interrupt = nullptr)
+      : deadline_(seconds >= 1e17 ? Clock::time_point::max()
+                                  : Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                       std::chrono::duration<double>(seconds))),
+        interrupt_(interrupt) {}
+  bool expired() const {
+    return (interrupt_ != nullptr && interrupt_->load()) || Clock::now() >= deadline_;
+  }
+  bool interrupted() const { return interrupt_ != nullptr && interrupt_->load(); }
+  double remaining() const;
+  // A budget ending at the earlier of this one's deadline and `seconds` from now.
+  Budget sub(double seconds) const;
+
+ private:
+  Budget(Clock::time_point deadline, const std::atomic<bool>* interrupt)
+      : deadline_(deadline), interrupt_(interrupt) {}
+  Clock::time_point deadline_;
+  const std::atomic<bool>* interrupt_;
+};
+
+// Options common to all engines; engine-specific ones live in the engine's own struct.
+struct EngineOptions {
+  std::uint64_t seed = 1;
+  // Broadcasts: a node may only be informed by a holder at most this many hops away
+  // (seed 000 §4.4 "radius restriction"). Restricts the search: an infeasible answer
+  // under a radius proves nothing.
+  std::optional<int> radius;
+  ProgressFn progress;
+  std::int64_t max_clauses = 150'000'000;  // refuse encodings larger than this
+};
+
+struct EngineResult {
+  SolveStatus status = SolveStatus::unknown;
+  std::optional<Schedule> schedule;  // when feasible
+  bool complete = true;   // false when the search space was restricted (infeasible is then
+                          // not a proof)
+  std::string note;       // why unknown, or what was restricted
+  std::int64_t conflicts = 0;
+  double seconds = 0.0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string_view name() const = 0;
+  // Find a schedule with at most `steps` steps.
+  virtual EngineResult solve(const Problem& problem, const PathSet& paths, int steps,
+                             const Budget& budget) = 0;
+};
+
+// "greedy" | "sat"; throws InvalidParameter for an unknown name.
+std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& options);
+const std::vector<std::string>& engine_names();
+
+// Builds a Schedule from transfers: fills topology, collective and model from the
+// problem, drops empty steps (renumbering the rest in order) and sets `steps`.
+Schedule assemble_schedule(const Problem& problem, std::vector<Transfer> transfers,
+                           std::string_view engine, std::uint64_t seed);
+
+}  // namespace ccsched

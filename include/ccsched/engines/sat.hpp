@@ -1,0 +1,41 @@
+// The exact engine: encodes "this problem fits in T steps" as CNF and asks CaDiCaL.
+// SAT gives a schedule; UNSAT (over the unrestricted path set) proves that T steps are
+// not enough. The encoding is kept and reused (activation literals per step) so that the
+// driver can ask for smaller T incrementally.
+#pragma once
+
+#include <memory>
+
+#include "ccsched/engines/engine.hpp"
+
+namespace ccsched {
+
+struct SatStats {
+  std::int64_t variables = 0;
+  std::int64_t clauses = 0;
+};
+
+class SatEngine final : public Engine {
+ public:
+  explicit SatEngine(EngineOptions options);
+  ~SatEngine() override;
+  std::string_view name() const override { return "sat"; }
+  EngineResult solve(const Problem& problem, const PathSet& paths, int steps,
+                     const Budget& budget) override;
+  // Size of the last encoding built.
+  SatStats stats() const;
+
+ private:
+  struct State;
+  // True when the problem needs the spreading (holding) encoding rather than direct paths.
+  static bool uses_spreading(const Problem& problem);
+  EngineResult run(State& state, const Problem& problem, const PathSet& paths, int steps,
+                   const Budget& budget, std::optional<int> radius);
+  EngineOptions options_;
+  std::unique_ptr<State> state_;
+};
+
+// Rough size of the encoding for T steps (for refusing early, issue 7 "resource limits").
+SatStats estimate_sat_size(const Problem& problem, const PathSet& paths, int steps);
+
+}  // namespace ccsched

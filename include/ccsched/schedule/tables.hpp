@@ -1,0 +1,61 @@
+// The seeds' table layouts of a schedule, as plain text for `ccsched show`:
+//
+//   - the grid of seed 000 Table 3 (and seed 001 Tables 2 and 4): a row per sending
+//     processor, a column per step, the destinations of that processor's transfers in the
+//     cells, comma-separated;
+//   - the broadcast trees of seed 000 Table 4: per message source, its subtrees (one per
+//     child of the source), each written as root-to-leaf paths "0-4-x-x-9" where position
+//     i after the source is step i and 'x' marks a step in which the message does not move;
+//   - a per-step channel utilisation line (channels used / channels available, %).
+//
+// Nodes are written by label when the topology has labels (Kautz words), else by id.
+// The tables describe what the schedule says; they do not judge it (that is verify.hpp),
+// so an invalid schedule still prints, with anything that cannot be placed listed apart.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ccsched/core/ids.hpp"
+#include "ccsched/schedule/schedule.hpp"
+
+namespace ccsched {
+
+enum class TableLayout {
+  automatic,  // grid for scatter-type collectives, trees for broadcast-type ones
+  grid,       // seed 000 Table 3 / seed 001 Table 2
+  trees,      // seed 000 Table 4
+};
+
+// "auto" | "grid" | "trees"; throws InvalidParameter naming the text.
+TableLayout parse_table_layout(std::string_view text);
+
+// The layout `automatic` resolves to for this schedule: trees when some message has more
+// than one target (OAB, AAB, MNB, multi-target CUSTOM), else grid.
+TableLayout resolve_layout(const Schedule& s, TableLayout requested);
+
+// The table in the requested layout, lines ending in '\n', columns aligned with spaces.
+std::string format_schedule_table(const Schedule& s, TableLayout layout = TableLayout::automatic);
+
+struct StepUtilisation {
+  Step step = 0;
+  int channels_used = 0;       // distinct channels held by some transfer of this step
+  int channels_available = 0;  // channels of the topology (faulty ones are not channels)
+  double percent() const {
+    return channels_available == 0 ? 0.0 : 100.0 * channels_used / channels_available;
+  }
+};
+
+// One entry per step 1..s.steps (transfers outside that range are not counted; node ids
+// that name no channel are skipped).
+std::vector<StepUtilisation> channel_utilisation(const Schedule& s);
+
+// The header of `ccsched show`: network, collective, model, steps, lower bound, optimal,
+// solver; one "name: value" line each.
+std::string format_schedule_summary(const Schedule& s);
+
+// "step 1: 30/36 channels (83.3 %)" per step, then "total: .../... (.. %)".
+std::string format_utilisation(const Schedule& s);
+
+}  // namespace ccsched

@@ -1,0 +1,145 @@
+// BoundContext: port capacities, the delivery obligations of a collective, and cached
+// distances in the transfer and walk graphs (see context.hpp).
+#include "context.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "ccsched/core/error.hpp"
+
+namespace ccsched::bounds_detail {
+
+BoundContext::BoundContext(const Problem& problem)
+    : problem_(problem),
+      n_(problem.topology.node_count()),
+      sf_(problem.model.switching == Switching::store_and_forward),
+      has_switches_(problem.topology.switch_count() > 0),
+      cap_out_(n_, 0),
+      cap_in_(n_, 0),
+      transfer_dist_(n_),
+      walk_dist_(n_) {
+  const auto& t = topology();
+  const int k = problem.model.ports.value_or(kInf);
+  for (const NodeId v : t.processors()) {
+    int out = 0, in = 0;
+    for (const ChannelId c : t.out_channels(v)) out += transfer_channel(c) ? 1 : 0;
+    for (const ChannelId c : t.in_channels(v)) in += transfer_channel(c) ? 1 : 0;
+    cap_out_[v] = std::min(k, out);
+    cap_in_[v] = std::min(k, in);
+  }
+  // A broadcast message spreads in the walk graph; a one-target message is a scatter
+  // message (it may still be part of a broadcast kind, e.g. AAB on two processors).
+  for (const auto& m : problem.collective.messages) {
+    Demand d;
+    d.origin = m.origin;
+    d.targets = m.targets;
+    d.broadcast = m.targets.size() > 1;
+    demands_.push_back(std::move(d));
+  }
+  // Every target must be reachable, else no schedule exists and no bound makes sense.
+  for (const auto& d : demands_) {
+    for (const NodeId target : d.targets) {
+      const bool reachable = d.broadcast || sf_ ? walk_dist_from(d.origin)[target] != kInf
+                                                : transfer_dist_to(target)[d.origin] != kInf;
+      if (!reachable)
+        throw Unsupported(fmt::format("processor {} cannot reach processor {} under {} {}",
+                                      t.display_name(d.origin), t.display_name(target),
+                                      to_string(problem.model.switching),
+                                      to_string(problem.model.routing)),
+                          "network");
+    }
+  }
+}
+
+std::string BoundContext::ports_text() const {
+  return problem_.model.ports ? fmt::format("k = {}", *problem_.model.ports) : "all-port";
+}
+
+bool BoundContext::transfer_channel(ChannelId c) const {
+  if (!sf_) return true;
+  const auto& ch = topology().channel(c);
+  return topology().is_processor(ch.from) && topology().is_processor(ch.to);
+}
+
+const std::vector<int>& BoundContext::transfer_dist_to(NodeId target) const {
+  auto& dist = transfer_dist_[target];
+  if (!dist.empty()) return dist;
+  const auto& t = topology();
+  dist.assign(n_, kInf);
+  dist[target] = 0;
+  std::vector<NodeId> queue{target};
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeId y = queue[head];
+    // Only the target itself and permitted interior nodes extend a transfer backwards.
+    if (y != target && !transfer_interior(y)) continue;
+    for (const ChannelId c : t.in_channels(y)) {
+      if (!transfer_channel(c)) continue;
+      const NodeId x = t.channel(c).from;
+      if (dist[x] == kInf) {
+        dist[x] = dist[y] + 1;
+        queue.push_back(x);
+      }
+    }
+  }
+  return dist;
+}
+
+const std::vector<int>& BoundContext::walk_dist_from(NodeId origin) const {
+  auto& dist = walk_dist_[origin];
+  if (!dist.empty()) return dist;
+  const auto& t = topology();
+  dist.assign(n_, kInf);
+  dist[origin] = 0;
+  std::vector<NodeId> queue{origin};
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeId x = queue[head];
+    for (const ChannelId c : t.out_channels(x)) {
+      if (!walk_channel(c)) continue;
+      const NodeId y = t.channel(c).to;
+      if (dist[y] == kInf) {
+        dist[y] = dist[x] + 1;
+        queue.push_back(y);
+      }
+    }
+  }
+  return dist;
+}
+
+int BoundContext::nearest_sender_dist(NodeId target) const {
+  if (nearest_.empty()) nearest_.assign(n_, -1);
+  if (nearest_[target] >= 0) return nearest_[target];
+  const auto& dist = transfer_dist_to(target);
+  int best = kInf;
+  for (const NodeId u : topology().processors())
+    if (u != target) best = std::min(best, dist[u]);
+  nearest_[target] = best;
+  return best;
+}
+
+long long BoundContext::min_length(const Demand& d) const {
+  if (!d.broadcast) {
+    const NodeId target = d.targets.front();
+    return sf_ ? walk_dist_from(d.origin)[target] : transfer_dist_to(target)[d.origin];
+  }
+  long long sum = 0;
+  for (const NodeId target : d.targets) sum += nearest_sender_dist(target);
+  return sum;
+}
+
+std::string describe_side(const Topology& t, const std::vector<char>& side) {
+  std::vector<NodeId> in, out;
+  for (NodeId v = 0; v < t.node_count(); ++v) (side[v] ? in : out).push_back(v);
+  const auto list = [&](const std::vector<NodeId>& nodes) {
+    std::string s = "{";
+    const std::size_t shown = nodes.size() <= 12 ? nodes.size() : 10;
+    for (std::size_t i = 0; i < shown; ++i) s += (i ? ", " : "") + t.display_name(nodes[i]);
+    if (shown < nodes.size()) s += fmt::format(", ... ({} nodes)", nodes.size());
+    return s + "}";
+  };
+  if (in.size() <= out.size() || out.size() > 12) return "S = " + list(in);
+  return "S = all but " + list(out);
+}
+
+}  // namespace ccsched::bounds_detail

@@ -1,0 +1,91 @@
+// A small CNF builder in front of CaDiCaL: fresh variables, clauses, and the cardinality
+// encodings the schedule encodings need (sequential counters, Sinz 2005). Private to the
+// sat engine: CaDiCaL's header appears only in this module (STYLE.md rule 3).
+#pragma once
+
+#include <cadical.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <vector>
+
+namespace ccsched::sat {
+
+class Cnf {
+ public:
+  // With a null solver the builder only counts (used to estimate an encoding's size).
+  explicit Cnf(CaDiCaL::Solver* solver) : solver_(solver) {}
+
+  int new_var() { return ++vars_; }
+  int vars() const { return vars_; }
+  std::int64_t clauses() const { return clauses_; }
+
+  void add(std::span<const int> lits) {
+    if (solver_ != nullptr) {
+      for (const int l : lits) solver_->add(l);
+      solver_->add(0);
+    }
+    ++clauses_;
+  }
+  void add(std::initializer_list<int> lits) { add(std::span<const int>(lits.begin(), lits.size())); }
+
+  // At most one of `lits`: pairwise for a handful, sequential counter above.
+  void at_most_one(std::span<const int> lits) {
+    const auto n = lits.size();
+    if (n <= 1) return;
+    if (n <= 5) {
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) add({-lits[i], -lits[j]});
+      return;
+    }
+    int prev = new_var();  // s_1: some of lits[0..0] is true
+    add({-lits[0], prev});
+    for (std::size_t i = 1; i + 1 < n; ++i) {
+      const int s = new_var();
+      add({-lits[i], s});
+      add({-prev, s});
+      add({-lits[i], -prev});
+      prev = s;
+    }
+    add({-lits[n - 1], -prev});
+  }
+
+  // At most k of `lits` (sequential counter; registers s[i][j] = "at least j+1 of the
+  // first i+1 literals are true").
+  void at_most_k(std::span<const int> lits, int k) {
+    const auto n = static_cast<int>(lits.size());
+    if (k <= 0) {
+      for (const int l : lits) add({-l});
+      return;
+    }
+    if (n <= k) return;
+    if (k == 1) {
+      at_most_one(lits);
+      return;
+    }
+    std::vector<int> prev(k), cur(k);
+    for (int j = 0; j < k; ++j) prev[j] = new_var();
+    add({-lits[0], prev[0]});
+    for (int j = 1; j < k; ++j) add({-prev[j]});
+    for (int i = 1; i < n - 1; ++i) {
+      for (int j = 0; j < k; ++j) cur[j] = new_var();
+      add({-lits[i], cur[0]});
+      add({-prev[0], cur[0]});
+      for (int j = 1; j < k; ++j) {
+        add({-lits[i], -prev[j - 1], cur[j]});
+        add({-prev[j], cur[j]});
+      }
+      add({-lits[i], -prev[k - 1]});
+      std::swap(prev, cur);
+    }
+    add({-lits[n - 1], -prev[k - 1]});
+  }
+
+ private:
+  CaDiCaL::Solver* solver_;
+  int vars_ = 0;
+  std::int64_t clauses_ = 0;
+};
+
+}  // namespace ccsched::sat

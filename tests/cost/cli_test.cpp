@@ -1,0 +1,224 @@
+// End-to-end tests of `ccsched cost` and `ccsched estimate` through the built binary: the
+// seeds' 1.512 us example on a hand-written schedule document, the JSON shapes, the
+// formulas and fits through the command line, and one-line errors with exit status 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+class CostCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ccsched_cost_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& content) {
+    const auto path = (dir_ / name).string();
+    std::ofstream(path) << content;
+    return path;
+  }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  CliRun run(const std::string& args) {
+    const auto out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd =
+        std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int raw = std::system(cmd.c_str());
+    CliRun r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  // Exit 2 and exactly one stderr line that mentions `needle`.
+  void expect_one_line_error(const std::string& args, const std::string& needle) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("ccsched: error: ", 0), 0u) << r.err;
+  }
+
+  fs::path dir_;
+};
+
+// A schedule document written by hand after FORMATS.md: bidirectional ring of 4, one-to-all
+// scatter from 0, one port, so one transfer per step: 0->1, 0->3, then 0->1->2.
+constexpr const char* kRing4Scatter = R"({
+  "format": "ccsched-schedule/1",
+  "topology": {
+    "format": "ccsched-topology/1",
+    "name": "ring:4",
+    "directed": false,
+    "nodes": [{"id": 0, "kind": "processor"}, {"id": 1, "kind": "processor"},
+              {"id": 2, "kind": "processor"}, {"id": 3, "kind": "processor"}],
+    "channels": [[0, 1], [1, 0], [1, 2], [2, 1], [2, 3], [3, 2], [3, 0], [0, 3]]
+  },
+  "collective": {"kind": "OAS", "senders": [0], "receivers": [1, 2, 3]},
+  "model": {"ports": 1, "switching": "wormhole", "routing": "minimal", "combining": false},
+  "messages": [
+    {"id": 0, "origin": 0, "targets": [1]},
+    {"id": 1, "origin": 0, "targets": [2]},
+    {"id": 2, "origin": 0, "targets": [3]}
+  ],
+  "steps": 3,
+  "transfers": [
+    {"step": 1, "path": [0, 1], "messages": [0]},
+    {"step": 2, "path": [0, 3], "messages": [2]},
+    {"step": 3, "path": [0, 1, 2], "messages": [1]}
+  ],
+  "lower_bound": 3,
+  "optimal": true
+})";
+
+TEST_F(CostCli, SeedExampleJson) {
+  const auto file = write("s.json", kRing4Scatter);
+  const CliRun r = run("cost " + file + " --t0 1us --t1 0.5ns --bytes 1024 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  // Seed 000 eq. (4): each step 1 us + 1024 * 0.5 ns = 1.512 us; 3 steps 4.536 us.
+  ASSERT_EQ(doc["step_us"].size(), 3u);
+  for (const auto& step : doc["step_us"]) EXPECT_NEAR(step.get<double>(), 1.512, 1e-9);
+  EXPECT_NEAR(doc["total_us"].get<double>(), 4.536, 1e-9);
+  EXPECT_EQ(doc["bytes"], 1024);
+  EXPECT_NEAR(doc["t0_us"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(doc["t1_us_per_byte"].get<double>(), 0.0005, 1e-15);
+  EXPECT_EQ(doc["steps"], 3);
+}
+
+TEST_F(CostCli, TextOutputAndBandwidthUnit) {
+  const auto file = write("s.json", kRing4Scatter);
+  // 2 GB/s is 0.5 ns per byte: the same 4.536 us.
+  const CliRun r = run("cost " + file + " --t0 1us --t1 2GBps --bytes 1KiB");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("1.512"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4.536"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CostCli, Errors) {
+  const auto file = write("s.json", kRing4Scatter);
+  expect_one_line_error("cost " + file + " --t0 1xs --t1 0.5ns --bytes 1024", "--t0");
+  expect_one_line_error("cost " + file + " --t0 1us --t1 0.5ns --bytes 1.5B", "--bytes");
+  expect_one_line_error(
+      "cost " + (dir_ / "missing.json").string() + " --t0 1us --t1 0.5ns --bytes 1024",
+      "missing.json");
+  // A conflict (two transfers on channel 0->1 in step 1) makes the schedule invalid.
+  std::string broken = kRing4Scatter;
+  broken.replace(broken.find("{\"step\": 3"), 10, "{\"step\": 1");
+  const auto bad = write("bad.json", broken);
+  expect_one_line_error("cost " + bad + " --t0 1us --t1 0.5ns --bytes 1024", "bad.json");
+}
+
+TEST_F(CostCli, EstimateAnalytic) {
+  // Ring, p = 16, CT one-to-all broadcast: (ts + m tb) log2 p + th (p - 1)
+  // = (10 + 100*0.01)*4 + 1*15 = 59 us.
+  const CliRun r =
+      run("estimate --topology ring --p 16 --op oab --switching ct --ts 10us "
+          "--tb 10ns --th 1us --bytes 100 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(doc["time_us"].get<double>(), 59.0, 1e-9);
+  EXPECT_EQ(doc["from_chapter"], true);
+  EXPECT_EQ(doc["formula"], "(ts + m*tb)*log2(p) + th*(p - 1)");
+
+  // Torus, p = 64, SF shift: (ts + m tb)(2 floor(8/2) + 1) = (1 + 4096/1000)*9 us
+  // with tb = 1 ns/B (1 GB/s): (1 + 4.096)*9 = 45.864 us.
+  const CliRun s =
+      run("estimate --topology torus --p 64 --op shift --q 3 --switching sf "
+          "--ts 1us --tb 1GBps --bytes 4KiB --json");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_NEAR(nlohmann::json::parse(s.out)["time_us"].get<double>(), 45.864, 1e-9);
+
+  const CliRun list = run("estimate --list --json");
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_EQ(nlohmann::json::parse(list.out).size(), 36u);
+}
+
+TEST_F(CostCli, EstimateModels) {
+  // Model C: 10 us + 1000 B / 1 GB/s = 10 + 1 = 11 us.
+  const CliRun c = run("estimate --model c --alpha 10us --beta 1GBps --bytes 1000 --json");
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NEAR(nlohmann::json::parse(c.out)["time_us"].get<double>(), 11.0, 1e-9);
+
+  // Model B by hand (cluster_test): ts0 50 us, ts1 10 ns/B, tb 100 ns/B, m = 3000: 376.6 us.
+  const CliRun b = run("estimate --model b --ts0 50us --ts1 10ns --tb 100ns --bytes 3000 --json");
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NEAR(nlohmann::json::parse(b.out)["time_us"].get<double>(), 376.6, 1e-9);
+
+  // Model C fitted to the chapter's table: the least-squares line (see cluster_test)
+  // ts = 264.49 us, tb = 0.0895922 us/B; at 5000 B: 264.49 + 447.96 = 712.45 us.
+  const auto table = write("table.txt",
+                           "# seed 003: bytes, microseconds\n2000 495\n10000 1184\n20000 2055\n"
+                           "30000 2874\n40000 3758\n50000 4749\n60000 5730\n");
+  const CliRun f = run("estimate --model c --fit " + table + " --bytes 5000 --json");
+  ASSERT_EQ(f.status, 0) << f.err;
+  const auto doc = nlohmann::json::parse(f.out);
+  const double tb = 1682900000.0 / 18784000000.0;
+  const double ts = (20845.0 - 212000.0 * tb) / 7.0;
+  EXPECT_NEAR(doc["parameters"]["alpha_us"].get<double>(), ts, 1e-6);
+  EXPECT_NEAR(doc["time_us"].get<double>(), ts + 5000 * tb, 1e-5);
+  EXPECT_EQ(doc["fit"]["rows"].size(), 7u);
+
+  const CliRun fb = run("estimate --model b --fit " + table + " --json");
+  ASSERT_EQ(fb.status, 0) << fb.err;
+  EXPECT_EQ(nlohmann::json::parse(fb.out)["fit"]["separated"], false);
+}
+
+TEST_F(CostCli, EstimateErrors) {
+  const std::string base =
+      "estimate --topology hypercube --op oab --switching sf --ts 1us "
+      "--tb 1ns --bytes 8 ";
+  expect_one_line_error(base + "--p 12", "--p");
+  expect_one_line_error(
+      "estimate --topology torus --p 8 --op p2p --switching sf --ts 1us "
+      "--tb 1ns --bytes 8",
+      "--p");
+  expect_one_line_error(base + "--p 16 --q 3", "--q");
+  expect_one_line_error(
+      "estimate --topology ring --p 8 --op shift --q 8 --switching sf "
+      "--ts 1us --tb 1ns --bytes 8",
+      "--q");
+  expect_one_line_error(
+      "estimate --topology ring --p 8 --op oab --switching ct --ts 1us "
+      "--tb 1ns --bytes 8",
+      "--th");
+  expect_one_line_error(base + "--p 16 --model c", "estimate");
+  expect_one_line_error("estimate --model d --bytes 8", "--model");
+  expect_one_line_error("estimate --model c --alpha 10 --beta 1GBps --bytes 8", "--alpha");
+  expect_one_line_error(
+      "estimate --topology mesh --p 16 --op oab --switching sf --ts 1us "
+      "--tb 1ns --bytes 8",
+      "--topology");
+  const auto bad = write("bad.txt", "2000 495\n\n3000 4 parsecs\n");
+  expect_one_line_error("estimate --model c --fit " + bad, "bad.txt:3");
+}
+
+}  // namespace

@@ -1,0 +1,172 @@
+// End-to-end tests of `ccsched verify` and `ccsched show` through the built binary: exit
+// statuses (0 valid, 1 invalid, 2 unreadable), the --json shape, one-line errors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ccsched/schedule/json.hpp"
+#include "support.hpp"
+
+namespace ccsched {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CommandResult {
+  int status = -1;
+  std::string out, err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ccsched_schedule_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& content) {
+    const auto path = (dir_ / name).string();
+    std::ofstream(path) << content;
+    return path;
+  }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  CommandResult run(const std::string& args) {
+    const auto out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd =
+        std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int raw = std::system(cmd.c_str());
+    CommandResult r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  static int lines(const std::string& text) {
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  }
+
+  fs::path dir_;
+};
+
+Schedule broken() {
+  auto s = test::ring4_aas();
+  s.transfers[8].step = 1;  // two rule-3 violations
+  return s;
+}
+
+TEST_F(Cli, VerifyValid) {
+  const auto file = write("ok.json", write_schedule_json(test::ring4_aas()));
+  const auto r = run("verify " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "valid: AAS on ring:4, 12 transfers in 2 steps\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Cli, VerifyInvalidPrintsEveryViolation) {
+  const auto s = broken();
+  const auto file = write("bad.json", write_schedule_json(s));
+  const auto r = run("verify " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto c01 = *s.topology.find_channel(0, 1);
+  EXPECT_EQ(r.out.rfind("rule 3 (channels): step 1, transfers 0 and 8 both use channel " +
+                            std::to_string(c01) + " (0->1)\n",
+                        0),
+            0U)
+      << r.out;
+  EXPECT_EQ(lines(r.out), 3);
+  EXPECT_NE(r.out.find("invalid: 2 violations\n"), std::string::npos);
+}
+
+TEST_F(Cli, VerifyJsonShape) {
+  const auto file = write("bad.json", write_schedule_json(broken()));
+  auto r = run("verify --json " + file);
+  EXPECT_EQ(r.status, 1);
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.size(), 2U);
+  EXPECT_EQ(doc["valid"], false);
+  ASSERT_EQ(doc["violations"].size(), 2U);
+  const auto& v = doc["violations"][0];
+  for (const char* key : {"rule", "step", "transfer", "channel", "node", "message", "text"})
+    EXPECT_TRUE(v.contains(key)) << key;
+  EXPECT_EQ(v["rule"], 3);
+  EXPECT_EQ(v["step"], 1);
+  EXPECT_EQ(v["transfer"], 8);
+  EXPECT_TRUE(v["message"].is_null());
+  EXPECT_TRUE(v["text"].is_string());
+
+  const auto ok = write("ok.json", write_schedule_json(test::ring4_aas()));
+  r = run("verify " + ok + " --json");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(nlohmann::json::parse(r.out),
+            nlohmann::json::parse(R"({"valid": true, "violations": []})"));
+}
+
+TEST_F(Cli, MalformedFileIsOneLineExit2) {
+  const auto file = write("junk.json", "{\"format\": \"ccsched-schedule/1\", ");
+  auto r = run("verify " + file);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("ccsched: error: " + file + ": not valid JSON", 0), 0U) << r.err;
+
+  auto doc = nlohmann::json::parse(write_schedule_json(test::ring4_aas()));
+  doc["transfers"][2]["path"][0] = "zero";
+  const auto typed = write("typed.json", doc.dump());
+  r = run("verify --json " + typed);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("transfers[2].path[0]"), std::string::npos) << r.err;
+
+  r = run("verify " + (dir_ / "missing.json").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  r = run("show " + file);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
+TEST_F(Cli, ShowPrintsHeaderTableAndUtilisation) {
+  auto s = test::ring4_aas();
+  s.lower_bound = 2;
+  s.optimal = true;
+  const auto file = write("ok.json", write_schedule_json(s));
+  auto r = run("show " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* part :
+       {"network:     ring:4", "collective:  AAS", "model:       all-port", "steps:       2\n",
+        "lower bound: 2\n", "optimal:     yes\n", "solver:      -\n", "valid:       yes\n",
+        "src  1    2\n", "0    1,3  2\n", "channel utilisation:\n",
+        "step 1: 8/8 channels (100.0 %)\n"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+
+  r = run("show --layout trees " + file);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("subtree 1"), std::string::npos) << r.out;
+  r = run("show --layout pie " + file);
+  EXPECT_EQ(r.status, 2);
+
+  const auto bad = write("bad.json", write_schedule_json(broken()));
+  r = run("show " + bad);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("valid:       NO, 2 violations"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace ccsched
