@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh release
-./build/release/ccsched topo info kautz:3,2
+./build/release/ccsched solve kautz:3,2 --cc AAS --table

@@ -56,8 +56,8 @@ void add_bisection_bounds(const BoundContext& ctx, const BoundOptions& options,
   out.push_back(
       {"aas-bisection-delta", static_cast<int>(ceil_div(across + 2 * delta, crossing_channels)),
        fmt::format("{}: {} messages cross it once, Δ = {} same-side pairs have every route "
-                   "cross it (twice): ⌈({} + 2·{})/{}⌉",
-                   halves, across, delta, across, delta, crossing_channels),
+                   "cross it (twice): ⌈({} + 2·{})/{}⌉{}",
+                   halves, across, delta, across, delta, crossing_channels, ctx.direct_note()),
        "seed 000 §3 and eq. (6), first term (⌈(P²/2 + 2Δ)/B_C⌉)"});
   cuts.push_back(side);
 }

@@ -16,12 +16,12 @@ BoundReport lower_bounds(const Problem& problem, const PathSet& paths) {
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
                          const BoundOptions& options) {
   using namespace bounds_detail;
-  const BoundContext ctx(problem);
+  const BoundContext ctx(problem, options.direct_scatter);
 #ifndef NDEBUG
   // The bounds keep their own distances (no path-count limits); they must never be shorter
   // than the routing module's.
   for (const auto& d : ctx.demands())
-    if (!d.broadcast && !ctx.store_and_forward() && &paths.topology() == &problem.topology)
+    if (!d.walk && &paths.topology() == &problem.topology)
       assert(ctx.transfer_dist_to(d.targets.front())[d.origin] >=
              paths.distance(d.origin, d.targets.front()));
 #else

@@ -11,11 +11,12 @@
 
 namespace ccsched::bounds_detail {
 
-BoundContext::BoundContext(const Problem& problem)
+BoundContext::BoundContext(const Problem& problem, bool direct_scatter)
     : problem_(problem),
       n_(problem.topology.node_count()),
       sf_(problem.model.switching == Switching::store_and_forward),
       has_switches_(problem.topology.switch_count() > 0),
+      direct_(direct_scatter),
       cap_out_(n_, 0),
       cap_in_(n_, 0),
       transfer_dist_(n_),
@@ -29,20 +30,21 @@ BoundContext::BoundContext(const Problem& problem)
     cap_out_[v] = std::min(k, out);
     cap_in_[v] = std::min(k, in);
   }
-  // A broadcast message spreads in the walk graph; a one-target message is a scatter
-  // message (it may still be part of a broadcast kind, e.g. AAB on two processors).
+  // A one-target message is a scatter message (it may still be part of a broadcast kind,
+  // e.g. AAB on two processors); only a direct wormhole scatter message is one transfer.
   for (const auto& m : problem.collective.messages) {
     Demand d;
     d.origin = m.origin;
     d.targets = m.targets;
     d.broadcast = m.targets.size() > 1;
+    d.walk = d.broadcast || sf_ || !direct_;
     demands_.push_back(std::move(d));
   }
   // Every target must be reachable, else no schedule exists and no bound makes sense.
   for (const auto& d : demands_) {
     for (const NodeId target : d.targets) {
-      const bool reachable = d.broadcast || sf_ ? walk_dist_from(d.origin)[target] != kInf
-                                                : transfer_dist_to(target)[d.origin] != kInf;
+      const bool reachable = d.walk ? walk_dist_from(d.origin)[target] != kInf
+                                    : transfer_dist_to(target)[d.origin] != kInf;
       if (!reachable)
         throw Unsupported(fmt::format("processor {} cannot reach processor {} under {} {}",
                                       t.display_name(d.origin), t.display_name(target),
@@ -51,6 +53,10 @@ BoundContext::BoundContext(const Problem& problem)
                           "network");
     }
   }
+}
+
+std::string BoundContext::direct_note() const {
+  return direct_ ? " [assumes direct delivery: one transfer per scatter message]" : "";
 }
 
 std::string BoundContext::ports_text() const {
@@ -121,7 +127,7 @@ int BoundContext::nearest_sender_dist(NodeId target) const {
 long long BoundContext::min_length(const Demand& d) const {
   if (!d.broadcast) {
     const NodeId target = d.targets.front();
-    return sf_ ? walk_dist_from(d.origin)[target] : transfer_dist_to(target)[d.origin];
+    return d.walk ? walk_dist_from(d.origin)[target] : transfer_dist_to(target)[d.origin];
   }
   long long sum = 0;
   for (const NodeId target : d.targets) sum += nearest_sender_dist(target);

@@ -8,11 +8,12 @@
 //    message (FORMATS.md rule 5). Under wormhole every channel; under store-and-forward
 //    the channels between processors.
 //
-// A scatter message goes straight from its origin to its target in one transfer (DESIGN.md:
-// "scatters send a private message from the origin straight to each target"), so it
-// travels in the transfer graph; under store-and-forward it is relayed hop by hop and
-// travels in the walk graph. A broadcast message spreads along a tree of transfers, so it
-// travels in the walk graph.
+// A broadcast message spreads along a tree of transfers, so it travels in the walk graph.
+// So does a scatter message in general: FORMATS.md lets a processor that received it pass
+// it on (rule 5), and under store-and-forward it must be relayed hop by hop. Only with
+// BoundOptions::direct_scatter (the seeds' model: "a private message from the origin
+// straight to each target", DESIGN.md) does a wormhole scatter message travel in the
+// transfer graph, as one transfer.
 #pragma once
 
 #include <cstdint>
@@ -34,13 +35,14 @@ inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 struct Demand {
   NodeId origin = kNoNode;
   std::vector<NodeId> targets;
-  bool broadcast = false;  // spreads in the walk graph; else a scatter message (one target)
+  bool broadcast = false;  // many targets; else a scatter message (one target)
+  bool walk = true;        // travels in the walk graph (relays allowed); else one transfer
   long long count = 1;
 };
 
 class BoundContext {
  public:
-  explicit BoundContext(const Problem& problem);
+  BoundContext(const Problem& problem, bool direct_scatter);
 
   const Problem& problem() const { return problem_; }
   const Topology& topology() const { return problem_.topology; }
@@ -58,8 +60,12 @@ class BoundContext {
 
   const std::vector<Demand>& demands() const { return demands_; }
   // True when scatter messages travel as single transfers along shortest allowed paths
-  // (wormhole, minimal routing): crossing counts may then use the shortest-path DAG.
-  bool scatter_on_shortest_paths() const { return !sf_ && minimal(); }
+  // (direct delivery, wormhole, minimal routing): crossing counts may then use the
+  // shortest-path DAG.
+  bool scatter_on_shortest_paths() const { return direct_ && !sf_ && minimal(); }
+  bool direct_scatter() const { return direct_; }
+  // Appended to the arguments of bounds that rely on direct delivery.
+  std::string direct_note() const;
 
   // Channel usable in the transfer graph / walk graph (store-and-forward drops channels
   // touching switches).
@@ -78,7 +84,8 @@ class BoundContext {
   // Shortest length of one transfer into t from any other processor (broadcast deliveries).
   int nearest_sender_dist(NodeId t) const;
   // Minimum channel uses of a demand (per message): scatter: the length of its shortest
-  // allowed route; broadcast: the sum of nearest_sender_dist over its targets.
+  // route (one transfer, or a relayed walk); broadcast: the sum of nearest_sender_dist
+  // over its targets.
   long long min_length(const Demand& d) const;
 
  private:
@@ -86,6 +93,7 @@ class BoundContext {
   int n_ = 0;
   bool sf_ = false;
   bool has_switches_ = false;
+  bool direct_ = false;
   std::vector<int> cap_out_, cap_in_;
   std::vector<Demand> demands_;
   mutable std::vector<std::vector<int>> transfer_dist_, walk_dist_;

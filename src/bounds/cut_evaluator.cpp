@@ -16,7 +16,7 @@ CutEvaluator::CutEvaluator(const BoundContext& ctx, bool both_directions)
   const auto& demands = ctx.demands();
   for (std::size_t i = 0; i < demands.size(); ++i) {
     const auto& d = demands[i];
-    if (!d.broadcast && ctx.scatter_on_shortest_paths()) {
+    if (!d.walk && ctx.scatter_on_shortest_paths()) {
       const NodeId target = d.targets.front();
       auto [it, fresh] = dag_index.emplace(target, dag_.size());
       if (fresh) {
@@ -31,7 +31,7 @@ CutEvaluator::CutEvaluator(const BoundContext& ctx, bool both_directions)
       }
       dag_[it->second].origins.emplace_back(i, d.origin);
     } else {
-      const bool transfer = !d.broadcast && !ctx.store_and_forward();
+      const bool transfer = !d.walk;
       auto [it, fresh] = walk_index.emplace(std::make_pair(d.origin, transfer), walk_.size());
       if (fresh) walk_.push_back({d.origin, transfer, {}});
       walk_[it->second].demands.push_back(i);
@@ -153,9 +153,10 @@ std::string CutEvaluator::explain(const std::vector<char>& side, const CutValue&
   switch (v.binding) {
     case 0:
       return fmt::format("{}: the messages need {} channel crossings {} and {} channels cross{}: "
-                         "⌈{}/{}⌉ = {}",
+                         "⌈{}/{}⌉ = {}{}",
                          s, v.demand, both_ ? "of the cut" : "from S to the rest", v.channels,
-                         both_ ? " it" : " that way", v.demand, v.channels, v.value);
+                         both_ ? " it" : " that way", v.demand, v.channels, v.value,
+                         ctx_.direct_note());
     case 1:
       return fmt::format("{}: {} messages leave S, each needs a transfer started in S, whose "
                          "processors start at most {} per step: ⌈{}/{}⌉ = {}",

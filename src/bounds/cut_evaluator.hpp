@@ -1,10 +1,11 @@
 // Internal to the bounds module: the value of one cut (S, V∖S) of the nodes.
 //
 // A message must cross from S to V∖S at least c times when every route it may take does
-// (docs/BOUNDS.md §cut): a scatter message on shortest transfers, the fewest S→S̄ channels
-// over its shortest-path DAG; a scatter message on longer transfers, the fewest over any
-// transfer-graph path; a broadcast message or a store-and-forward chain, the largest over
-// its targets of the fewest over any walk. A step uses each of the |δ+(S)| channels once,
+// (docs/BOUNDS.md §cut): a message that may be relayed (broadcast, store-and-forward, or
+// any scatter message unless direct delivery is assumed), the largest over its targets of
+// the fewest over any walk; a direct scatter message on shortest transfers, the fewest
+// S→S̄ channels over its shortest-path DAG; a direct scatter message on longer transfers,
+// the fewest over any transfer-graph path. A step uses each of the |δ+(S)| channels once,
 // so the crossings need ⌈Σc / |δ+(S)|⌉ steps. A message leaving S also needs one transfer
 // that starts in S and ends outside it, so port limits give two more ceilings.
 #pragma once

@@ -29,12 +29,12 @@ void channel_load_bound(const BoundContext& ctx, std::vector<LowerBound>& out) {
   b.name = "channel-load";
   b.value = static_cast<int>(ceil_div(total, channels));
   b.argument = fmt::format(
-      "{} {} channel-steps needed ({}), {} channels, each used once per step: ⌈{}/{}⌉ = {}",
+      "{} {} channel-steps needed ({}), {} channels, each used once per step: ⌈{}/{}⌉ = {}{}",
       aas ? "Σ =" : "", total,
       any_broadcast ? "each broadcast delivery is a transfer at least as long as the nearest "
                       "processor's distance"
                     : "sum of shortest allowed route lengths",
-      channels, total, channels, b.value);
+      channels, total, channels, b.value, ctx.direct_note());
   if (b.argument.front() == ' ') b.argument.erase(0, 1);
   b.source = aas ? "seed 000, eq. (6) (⌈Σ/(Pd)⌉; Pd = channel count)"
                  : "ccsched (generalises seed 000, eq. (6); docs/BOUNDS.md §channel-load)";
@@ -145,20 +145,20 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
   std::vector<char> seen(ctx.nodes(), 0);
   long long work = 0;
   for (const auto& d : ctx.demands()) {
-    const bool transfer = !d.broadcast && !ctx.store_and_forward();
+    const bool transfer = !d.walk;
     std::vector<ChannelId> candidates;
     for (const NodeId target : d.targets) {
       const auto found =
-          dag_only && !d.broadcast
+          dag_only && !d.walk
               ? dag_bottlenecks(ctx, d.origin, target, layer_count, layer_channel, seen)
               : one_shortest_route(ctx, d.origin, target, transfer);
       candidates.insert(candidates.end(), found.begin(), found.end());
     }
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    if (!(dag_only && !d.broadcast)) {
+    if (!(dag_only && !d.walk)) {
       // A channel of one shortest route may be avoidable by another route, a longer one
-      // (non-minimal routing) or a relayed one (broadcast, store-and-forward): keep only
+      // (non-minimal routing) or a relayed one: keep only
       // channels without which some target is out of reach (or beyond the allowed length).
       std::vector<int> budget;
       for (const NodeId target : d.targets)
@@ -180,8 +180,9 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
   const auto& ch = t.channel(static_cast<ChannelId>(it - load.begin()));
   out.push_back({"link-load", static_cast<int>(*it),
                  fmt::format("channel {}->{} lies on every allowed route of {} messages, one per "
-                             "step",
-                             t.display_name(ch.from), t.display_name(ch.to), *it),
+                             "step{}",
+                             t.display_name(ch.from), t.display_name(ch.to), *it,
+                             ctx.direct_note()),
                  "seed 002, eq. (11) (max link load)"});
 }
 

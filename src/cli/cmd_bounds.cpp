@@ -1,8 +1,9 @@
 // `ccsched bounds SPEC --cc KIND [--ports K|all] [--root N] [--senders L --receivers L]
-// [--fault U-V] [--routing R] [--switching S] [--combining] [--json]`: every lower bound on
-// the number of steps that holds for the problem, with its argument and source, and the
-// best of them. With --json: {"network", "collective", "model", "best", "bounds": [{name,
-// value, argument, source}]}.
+// [--fault U-V] [--routing R] [--switching S] [--combining] [--direct] [--json]`: every
+// lower bound on the number of steps that holds for the problem, with its argument and
+// source, and the best of them. --direct restricts to schedules that deliver each scatter
+// message in one transfer (the seeds' model). With --json: {"network", "collective",
+// "model", "best", "bounds": [{name, value, argument, source}]}.
 #include <fmt/core.h>
 
 #include <memory>
@@ -19,6 +20,7 @@ namespace {
 
 struct BoundsOptions {
   ProblemOptions problem;
+  bool direct = false;
   bool json = false;
 };
 
@@ -32,7 +34,7 @@ std::string routing_text(const Model& m) {
                                                      m.extra_hops);
 }
 
-nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report) {
+nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report, bool direct) {
   const auto& t = p.topology;
   nlohmann::ordered_json doc;
   auto& net = doc["network"];
@@ -54,6 +56,7 @@ nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report) {
   model["routing"] = std::string(to_string(p.model.routing));
   if (p.model.routing == Routing::nonminimal) model["extra_hops"] = p.model.extra_hops;
   model["combining"] = p.model.combining;
+  model["direct_scatter"] = direct;
   doc["best"] = report.best;
   doc["bounds"] = nlohmann::ordered_json::array();
   for (const auto& b : report.bounds)
@@ -62,7 +65,7 @@ nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report) {
   return doc;
 }
 
-void print_text(const Problem& p, const BoundReport& report) {
+void print_text(const Problem& p, const BoundReport& report, bool direct) {
   const auto& t = p.topology;
   fmt::print("network:    {} ({} processors, {} switches, {} channels{})\n",
              t.name().empty() ? std::string("(unnamed)") : t.name(), t.processor_count(),
@@ -73,8 +76,11 @@ void print_text(const Problem& p, const BoundReport& report) {
   fmt::print("collective: {}, {} senders, {} receivers, {} messages\n",
              to_string(p.collective.kind), p.collective.senders.size(),
              p.collective.receivers.size(), p.collective.messages.size());
-  fmt::print("model:      {}, {}, {}{}\n\n", ports_text(p.model), to_string(p.model.switching),
+  fmt::print("model:      {}, {}, {}{}\n", ports_text(p.model), to_string(p.model.switching),
              routing_text(p.model), p.model.combining ? ", combining" : "");
+  fmt::print("delivery:   {}\n\n",
+             direct ? "direct: each scatter message is one transfer from origin to target"
+                    : "any valid schedule (processors may relay messages, FORMATS.md rule 5)");
   std::size_t width = 0;
   for (const auto& b : report.bounds) width = std::max(width, b.name.size());
   for (const auto& b : report.bounds) {
@@ -88,11 +94,13 @@ void print_text(const Problem& p, const BoundReport& report) {
 void run_bounds(const BoundsOptions& o) {
   const Problem problem = build_problem(o.problem);
   const PathSet paths(problem.topology, problem.model);
-  const BoundReport report = lower_bounds(problem, paths);
+  BoundOptions options;
+  options.direct_scatter = o.direct;
+  const BoundReport report = lower_bounds(problem, paths, options);
   if (o.json) {
-    fmt::print("{}\n", to_json(problem, report).dump(2));
+    fmt::print("{}\n", to_json(problem, report, o.direct).dump(2));
   } else {
-    print_text(problem, report);
+    print_text(problem, report, o.direct);
   }
 }
 
@@ -103,6 +111,9 @@ void add_bounds_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "bounds", "lower bounds on the number of steps of a collective (docs/BOUNDS.md)");
   add_problem_options(cmd, options->problem);
+  cmd->add_flag("--direct", options->direct,
+                "assume each scatter message is one transfer from origin to target (the seeds' "
+                "model): stronger bounds, valid only for such schedules");
   cmd->add_flag("--json", options->json,
                 "print {\"best\": N, \"bounds\": [{name, value, argument, source}], ...}");
   cmd->callback([options] { run_bounds(*options); });

@@ -98,9 +98,8 @@ void add_topo_command(CLI::App& app) {
   info->add_option("--exact-bisection", info_args->exact_limit,
                    "largest processor count for which B_C is proven exact (default 40)")
       ->check(CLI::NonNegativeNumber);
-  info->callback([info_args] {
-    run_info(info_args->network, info_args->json, info_args->exact_limit);
-  });
+  info->callback(
+      [info_args] { run_info(info_args->network, info_args->json, info_args->exact_limit); });
 
   struct ExportArgs {
     std::string network, format, output;

@@ -83,13 +83,8 @@ std::optional<double> time_factor(std::string_view unit) {
 // Bandwidth unit = prefix + base + rate suffix; returns bytes per second per unit.
 std::optional<double> bandwidth_factor(std::string_view unit) {
   std::string_view rest = unit;
-  if (rest.ends_with("ps")) {
-    rest.remove_suffix(2);
-  } else if (rest.ends_with("/s")) {
-    rest.remove_suffix(2);
-  } else {
-    return std::nullopt;
-  }
+  if (!rest.ends_with("ps") && !rest.ends_with("/s")) return std::nullopt;
+  rest.remove_suffix(2);
   double base = 0.0;
   if (rest.ends_with("bit")) {
     base = 0.125;

@@ -47,11 +47,21 @@ struct Encoding {
   std::string note;
 };
 
+// Thrown inside the encoder when the budget runs out while the clauses are still being
+// written; the engine turns it into an "unknown" answer.
+struct EncodingAborted {};
+
 class Encoder {
  public:
   Encoder(const Problem& problem, const PathSet& paths, const EngineOptions& options,
-          std::optional<int> radius, Cnf& cnf)
-      : problem_(problem), paths_(paths), options_(options), radius_(radius), cnf_(cnf) {}
+          SatRestriction restriction, const Budget* budget, Cnf& cnf)
+      : problem_(problem),
+        paths_(paths),
+        options_(options),
+        radius_(restriction.radius),
+        paths_per_message_(restriction.paths_per_message),
+        budget_(budget),
+        cnf_(cnf) {}
 
   Encoding encode(int steps) {
     enc_.steps = steps;
@@ -76,6 +86,7 @@ class Encoder {
     return channel_users_[static_cast<std::size_t>(s) * problem_.topology.channel_count() + c];
   }
   void check_size() {
+    if (budget_ != nullptr && budget_->expired()) throw EncodingAborted{};
     if (cnf_.clauses() > options_.max_clauses)
       throw Unsupported("the SAT encoding exceeds " + std::to_string(options_.max_clauses) +
                             " clauses; try fewer steps, minimal routing, a --radius, or the "
@@ -98,6 +109,7 @@ class Encoder {
         throw InvalidInput("no allowed path from " + std::to_string(m.origin) + " to " +
                                std::to_string(m.targets[0]),
                            "routing");
+      const auto allowed = choose_paths(candidates);
       const int last = static_cast<int>(std::min<std::size_t>(T, i + 1));
       std::vector<int> any;
       for (Step s = 1; s <= last; ++s) {
@@ -105,7 +117,8 @@ class Encoder {
         cnf_.add({-z, enc_.activation[s]});
         sent[s][m.origin].push_back(z);
         received[s][m.targets[0]].push_back(z);
-        for (const Path& p : candidates) {
+        for (const Path* pp : allowed) {
+          const Path& p = *pp;
           const int y = cnf_.new_var();
           cnf_.add({-y, z});
           any.push_back(y);
@@ -122,6 +135,37 @@ class Encoder {
           cnf_.at_most_k(sent[s][u], ports());
           cnf_.at_most_k(received[s][u], ports());
         }
+  }
+
+  // All candidates, or (restricted) the few that load the channels least so far: a
+  // balanced routing, so that a tight step count has a chance under the restriction.
+  std::vector<const Path*> choose_paths(const std::vector<Path>& candidates) {
+    std::vector<const Path*> all;
+    for (const Path& p : candidates) all.push_back(&p);
+    if (!paths_per_message_ || static_cast<int>(all.size()) <= *paths_per_message_) return all;
+    enc_.complete = false;
+    enc_.note = std::to_string(*paths_per_message_) + " path(s) per message restriction";
+    if (*paths_per_message_ == 1) {
+      // The first path of the enumeration follows the lowest-numbered channel at every
+      // hop: dimension-ordered routing on hypercubes, meshes and tori, which spreads
+      // all-to-all traffic evenly over the channels.
+      all.resize(1);
+      return all;
+    }
+    if (load_.empty()) load_.assign(problem_.topology.channel_count(), 0);
+    auto cost = [&](const Path* p) {
+      int worst = 0, sum = 0;
+      for (const ChannelId c : p->channels) {
+        worst = std::max(worst, load_[c]);
+        sum += load_[c];
+      }
+      return std::pair(worst, sum);
+    };
+    std::stable_sort(all.begin(), all.end(),
+                     [&](const Path* a, const Path* b) { return cost(a) < cost(b); });
+    all.resize(*paths_per_message_);
+    for (const ChannelId c : all.front()->channels) ++load_[c];
+    return all;
   }
 
   void encode_spreading() {
@@ -201,6 +245,9 @@ class Encoder {
   const PathSet& paths_;
   const EngineOptions& options_;
   std::optional<int> radius_;
+  std::optional<int> paths_per_message_;
+  const Budget* budget_;
+  std::vector<int> load_;  // channel loads of the paths chosen so far (restricted routing)
   Cnf& cnf_;
   Encoding enc_;
   std::vector<std::vector<int>> channel_users_;
@@ -258,7 +305,7 @@ SatStats estimate_sat_size(const Problem& problem, const PathSet& paths, int ste
   Cnf counter(nullptr);
   EngineOptions options;
   options.max_clauses = std::numeric_limits<std::int64_t>::max();
-  Encoder(problem, paths, options, options.radius, counter).encode(steps);
+  Encoder(problem, paths, options, {options.radius, std::nullopt}, nullptr, counter).encode(steps);
   return {counter.vars(), counter.clauses()};
 }
 
@@ -286,22 +333,35 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   // smaller and easier. So try r = 1, 2, ... first, each on a slice of the budget: a
   // schedule found there is as valid as any; "none" proves nothing and we move on, ending
   // with the unrestricted encoding, whose answers are proofs.
+  // Scatter-type problems get the same treatment with restricted routing: first one
+  // load-balanced path per message, then 2, then 4, then all of them.
   std::int64_t conflicts = 0;
-  if (uses_spreading(problem) && !options_.radius) {
-    int farthest = 0;
-    for (const NodeId u : problem.topology.processors())
-      for (const NodeId v : problem.topology.processors())
-        if (u != v) farthest = std::max(farthest, paths.distance(u, v));
-    for (int r = 1; r < farthest && !budget.expired(); ++r) {
-      const double slice = std::clamp(0.2 * budget.remaining(), 1.0, 10.0);
-      State staged;
-      EngineResult res = run(staged, problem, paths, steps, budget.sub(slice), r);
-      conflicts += res.conflicts;
-      if (res.status == SolveStatus::feasible) {
-        res.conflicts = conflicts;
-        res.seconds = elapsed();
-        return res;
-      }
+  std::vector<SatRestriction> stages;
+  if (uses_spreading(problem)) {
+    if (!options_.radius) {
+      int farthest = 0;
+      for (const NodeId u : problem.topology.processors())
+        for (const NodeId v : problem.topology.processors())
+          if (u != v) farthest = std::max(farthest, paths.distance(u, v));
+      for (int r = 1; r < farthest; ++r) stages.push_back({r, std::nullopt});
+    }
+  } else {
+    std::size_t most = 0;
+    for (const auto& m : problem.collective.messages)
+      most = std::max(most, paths.paths(m.origin, m.targets[0]).size());
+    for (int k = 1; static_cast<std::size_t>(k) < most && k <= 4; k *= 2)
+      stages.push_back({std::nullopt, k});
+  }
+  for (const auto& stage : stages) {
+    if (budget.expired()) break;
+    const double slice = std::clamp(0.25 * budget.remaining(), 2.0, 60.0);
+    State staged;
+    EngineResult res = run(staged, problem, paths, steps, budget.sub(slice), stage);
+    conflicts += res.conflicts;
+    if (res.status == SolveStatus::feasible) {
+      res.conflicts = conflicts;
+      res.seconds = elapsed();
+      return res;
     }
   }
   // The unrestricted (or user-restricted) encoding is kept: the driver asks for fewer
@@ -309,14 +369,14 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   if (!state_ || state_->problem != &problem || state_->paths != &paths ||
       state_->encoding.steps < steps)
     state_ = std::make_unique<State>();
-  EngineResult res = run(*state_, problem, paths, steps, budget, options_.radius);
+  EngineResult res = run(*state_, problem, paths, steps, budget, {options_.radius, std::nullopt});
   res.conflicts += conflicts;
   res.seconds = elapsed();
   return res;
 }
 
 EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& paths, int steps,
-                            const Budget& budget, std::optional<int> radius) {
+                            const Budget& budget, const SatRestriction& restriction) {
   EngineResult result;
   if (!st.solver) {
     st.problem = &problem;
@@ -325,7 +385,14 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     st.solver->set("quiet", 1);
     st.solver->set("seed", static_cast<int>(options_.seed % 2147483647u));
     Cnf cnf(st.solver.get());
-    st.encoding = Encoder(problem, paths, options_, radius, cnf).encode(steps);
+    try {
+      st.encoding = Encoder(problem, paths, options_, restriction, &budget, cnf).encode(steps);
+    } catch (const EncodingAborted&) {
+      st.solver.reset();  // a half-built encoding is useless: build it again next time
+      result.status = SolveStatus::unknown;
+      result.note = budget.interrupted() ? "interrupted" : "time limit reached while encoding";
+      return result;
+    }
     st.stats = {cnf.vars(), cnf.clauses()};
   }
   for (Step s = steps + 1; s <= st.encoding.steps; ++s) st.solver->assume(-st.encoding.activation[s]);

@@ -120,7 +120,8 @@ int fm_improve(const WeightedGraph& g, std::vector<char>& side) {
   while (true) {
     for (int u = 0; u < g.n; ++u) {
       gain[u] = 0;
-      for (const auto& [v, e] : g.adj[u]) gain[u] += side[u] != side[v] ? g.edges[e].w : -g.edges[e].w;
+      for (const auto& [v, e] : g.adj[u])
+        gain[u] += side[u] != side[v] ? g.edges[e].w : -g.edges[e].w;
     }
     std::fill(locked.begin(), locked.end(), 0);
     moves.clear();
@@ -145,14 +146,16 @@ int fm_improve(const WeightedGraph& g, std::vector<char>& side) {
       const char old = side[pick];
       side[pick] = static_cast<char>(!old);
       gain[pick] = -gain[pick];
-      for (const auto& [v, e] : g.adj[pick]) gain[v] += side[v] == old ? 2 * g.edges[e].w : -2 * g.edges[e].w;
+      for (const auto& [v, e] : g.adj[pick])
+        gain[v] += side[v] == old ? 2 * g.edges[e].w : -2 * g.edges[e].w;
       moves.push_back(pick);
       if ((count1 == lo || count1 == hi) && running < best) {
         best = running;
         best_prefix = moves.size();
       }
     }
-    for (std::size_t i = moves.size(); i-- > best_prefix;) side[moves[i]] = static_cast<char>(!side[moves[i]]);
+    for (std::size_t i = moves.size(); i-- > best_prefix;)
+      side[moves[i]] = static_cast<char>(!side[moves[i]]);
     if (best >= cut) return cut;
     cut = best;
   }
@@ -165,7 +168,8 @@ Cut local_search(const WeightedGraph& g, int restarts) {
   // A pass costs O(n^2) (no gain buckets): fewer restarts on big networks, and above a few
   // thousand nodes only the BFS-ball start, so `topo info` stays fast.
   const long long n2 = static_cast<long long>(g.n) * g.n;
-  restarts = static_cast<int>(std::min<long long>(restarts, std::max<long long>(1, 40'000'000 / std::max<long long>(1, n2))));
+  restarts = static_cast<int>(std::min<long long>(
+      restarts, std::max<long long>(1, 40'000'000 / std::max<long long>(1, n2))));
   const bool improve = g.n <= 4000;
   std::mt19937_64 rng(20080712);  // fixed seed: invariants are deterministic
   for (int r = 0; r < std::max(1, restarts); ++r) {
@@ -249,7 +253,7 @@ class BisectionSearch {
     deltas_.clear();
     const auto add = [&](int v) {
       if (g_.processor[v]) {
-        base += to_side_[0][v];                       // v on side 1 cuts its side-0 edges
+        base += to_side_[0][v];                              // v on side 1 cuts its side-0 edges
         deltas_.push_back(to_side_[1][v] - to_side_[0][v]);  // change if v goes to side 0
       } else {
         extra += std::min(to_side_[0][v], to_side_[1][v]);

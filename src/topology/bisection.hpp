@@ -10,9 +10,9 @@
 namespace ccsched::detail {
 
 struct BisectionResult {
-  int width = 0;             // channels crossing the best cut found, both directions
-  bool exact = false;        // proven minimum
-  std::vector<char> side;    // side (0/1) of every node in that cut
+  int width = 0;           // channels crossing the best cut found, both directions
+  bool exact = false;      // proven minimum
+  std::vector<char> side;  // side (0/1) of every node in that cut
   long long search_nodes = 0;
 };
 

@@ -201,8 +201,10 @@ Topology make_ngon(const SpecError& err, long long n, std::string name) {
   if (n < 4 || n % 2 != 0) err.fail("an N-gon needs an even N >= 4");
   check_size(err, n, 3 * n);
   auto t = processors_only(std::move(name), n);
-  for (long long i = 0; i < n; ++i) link_once(t, static_cast<NodeId>(i), static_cast<NodeId>((i + 1) % n));
-  for (long long i = 0; i < n / 2; ++i) link_once(t, static_cast<NodeId>(i), static_cast<NodeId>(i + n / 2));
+  for (long long i = 0; i < n; ++i)
+    link_once(t, static_cast<NodeId>(i), static_cast<NodeId>((i + 1) % n));
+  for (long long i = 0; i < n / 2; ++i)
+    link_once(t, static_cast<NodeId>(i), static_cast<NodeId>(i + n / 2));
   return t;
 }
 
@@ -345,8 +347,7 @@ std::string switch_label(long long stage, long long row) {
 Topology make_min(const SpecError& err, std::string_view params, bool omega) {
   const auto v = parse_ints(err, params, ',', 1, 1, omega ? "omega:N" : "butterfly:N");
   const long long n_terms = v[0];
-  if (n_terms < 2 || !is_power_of_two(n_terms))
-    err.fail("N must be a power of two >= 2");
+  if (n_terms < 2 || !is_power_of_two(n_terms)) err.fail("N must be a power of two >= 2");
   const int stages = log2_exact(n_terms);
   check_size(err, n_terms + n_terms / 2 * stages, 2 * n_terms * (stages + 1));
   auto t = processors_only(fmt::format("{}:{}", omega ? "omega" : "butterfly", n_terms), n_terms);
@@ -354,7 +355,8 @@ Topology make_min(const SpecError& err, std::string_view params, bool omega) {
   std::vector<std::vector<NodeId>> sw(static_cast<std::size_t>(stages));
   for (int s = 0; s < stages; ++s)
     for (long long r = 0; r < half; ++r)
-      sw[static_cast<std::size_t>(s)].push_back(t.add_node(NodeKind::switch_node, switch_label(s, r)));
+      sw[static_cast<std::size_t>(s)].push_back(
+          t.add_node(NodeKind::switch_node, switch_label(s, r)));
   const auto shuffle = [&](long long p) {
     return ((p << 1) | (p >> (stages - 1))) & (n_terms - 1);
   };
@@ -390,15 +392,22 @@ Topology make_clos(const SpecError& err, std::string_view params) {
   auto t = processors_only(fmt::format("clos:{},{},{}", n, m, r), n * r);
   std::vector<NodeId> in(static_cast<std::size_t>(r)), mid(static_cast<std::size_t>(m)),
       out(static_cast<std::size_t>(r));
-  for (long long i = 0; i < r; ++i) in[static_cast<std::size_t>(i)] = t.add_node(NodeKind::switch_node, switch_label(0, i));
-  for (long long j = 0; j < m; ++j) mid[static_cast<std::size_t>(j)] = t.add_node(NodeKind::switch_node, switch_label(1, j));
-  for (long long i = 0; i < r; ++i) out[static_cast<std::size_t>(i)] = t.add_node(NodeKind::switch_node, switch_label(2, i));
-  for (long long p = 0; p < n * r; ++p) t.add_channel(static_cast<NodeId>(p), in[static_cast<std::size_t>(p / n)]);
   for (long long i = 0; i < r; ++i)
-    for (long long j = 0; j < m; ++j) t.add_channel(in[static_cast<std::size_t>(i)], mid[static_cast<std::size_t>(j)]);
+    in[static_cast<std::size_t>(i)] = t.add_node(NodeKind::switch_node, switch_label(0, i));
   for (long long j = 0; j < m; ++j)
-    for (long long i = 0; i < r; ++i) t.add_channel(mid[static_cast<std::size_t>(j)], out[static_cast<std::size_t>(i)]);
-  for (long long p = 0; p < n * r; ++p) t.add_channel(out[static_cast<std::size_t>(p / n)], static_cast<NodeId>(p));
+    mid[static_cast<std::size_t>(j)] = t.add_node(NodeKind::switch_node, switch_label(1, j));
+  for (long long i = 0; i < r; ++i)
+    out[static_cast<std::size_t>(i)] = t.add_node(NodeKind::switch_node, switch_label(2, i));
+  for (long long p = 0; p < n * r; ++p)
+    t.add_channel(static_cast<NodeId>(p), in[static_cast<std::size_t>(p / n)]);
+  for (long long i = 0; i < r; ++i)
+    for (long long j = 0; j < m; ++j)
+      t.add_channel(in[static_cast<std::size_t>(i)], mid[static_cast<std::size_t>(j)]);
+  for (long long j = 0; j < m; ++j)
+    for (long long i = 0; i < r; ++i)
+      t.add_channel(mid[static_cast<std::size_t>(j)], out[static_cast<std::size_t>(i)]);
+  for (long long p = 0; p < n * r; ++p)
+    t.add_channel(out[static_cast<std::size_t>(p / n)], static_cast<NodeId>(p));
   return t;
 }
 
@@ -415,8 +424,10 @@ Topology make_btree(const SpecError& err, std::string_view params) {
   std::vector<std::vector<NodeId>> sw(static_cast<std::size_t>(levels));
   for (int l = 0; l < levels; ++l)
     for (long long i = 0; i < (n_terms >> (l + 1)); ++i)
-      sw[static_cast<std::size_t>(l)].push_back(t.add_node(NodeKind::switch_node, switch_label(l, i)));
-  for (long long p = 0; p < n_terms; ++p) t.add_link(sw[0][static_cast<std::size_t>(p / 2)], static_cast<NodeId>(p));
+      sw[static_cast<std::size_t>(l)].push_back(
+          t.add_node(NodeKind::switch_node, switch_label(l, i)));
+  for (long long p = 0; p < n_terms; ++p)
+    t.add_link(sw[0][static_cast<std::size_t>(p / 2)], static_cast<NodeId>(p));
   for (int l = 1; l < levels; ++l)
     for (long long i = 0; i < (n_terms >> (l + 1)); ++i)
       for (long long c = 0; c < 2; ++c)
@@ -442,8 +453,10 @@ Topology make_fattree(const SpecError& err, std::string_view params) {
   std::vector<std::vector<NodeId>> sw(static_cast<std::size_t>(levels));
   for (int l = 0; l < levels; ++l)
     for (long long w = 0; w < half; ++w)
-      sw[static_cast<std::size_t>(l)].push_back(t.add_node(NodeKind::switch_node, switch_label(l, w)));
-  for (long long p = 0; p < n_terms; ++p) t.add_link(sw[0][static_cast<std::size_t>(p / 2)], static_cast<NodeId>(p));
+      sw[static_cast<std::size_t>(l)].push_back(
+          t.add_node(NodeKind::switch_node, switch_label(l, w)));
+  for (long long p = 0; p < n_terms; ++p)
+    t.add_link(sw[0][static_cast<std::size_t>(p / 2)], static_cast<NodeId>(p));
   for (int l = 0; l + 1 < levels; ++l)
     for (long long w = 0; w < half; ++w)
       for (long long b = 0; b < 2; ++b) {
@@ -462,7 +475,8 @@ Topology make_fbtree(const SpecError& err, std::string_view params) {
   if (n < 3 || !is_power_of_two(n + 1)) err.fail("N must be 2^h - 1 with h >= 2");
   check_size(err, n, 2 * n);
   auto t = processors_only(fmt::format("fbtree:{}", n), n);
-  for (long long i = 1; i < n; ++i) t.add_link(static_cast<NodeId>((i - 1) / 2), static_cast<NodeId>(i));
+  for (long long i = 1; i < n; ++i)
+    t.add_link(static_cast<NodeId>((i - 1) / 2), static_cast<NodeId>(i));
   return t;
 }
 
@@ -478,8 +492,9 @@ Topology make_fat(const SpecError& err, std::string_view params) {
   if (comma == std::string_view::npos || comma == 0)
     err.fail("expected fat:SPEC,c (e.g. fat:octagon,2)");
   const auto c = parse_int(params.substr(comma + 1));
-  if (!c) err.fail(fmt::format("'{}' is not a non-negative integer; expected fat:SPEC,c",
-                               params.substr(comma + 1)));
+  if (!c)
+    err.fail(fmt::format("'{}' is not a non-negative integer; expected fat:SPEC,c",
+                         params.substr(comma + 1)));
   if (*c < 1) err.fail("c must be at least 1");
   const auto inner_spec = params.substr(0, comma);
   const Topology inner = [&] {
@@ -505,11 +520,24 @@ Topology make_fat(const SpecError& err, std::string_view params) {
   return t;
 }
 
+// Lower case, and spaces dropped at the ends and next to ':' and ',' ("Kautz:3, 2" is
+// kautz:3,2); a space anywhere else ("ring:3 4") stays and makes the spec invalid.
 std::string normalise(std::string_view spec) {
+  const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   std::string out;
-  for (const char ch : spec)
-    if (!std::isspace(static_cast<unsigned char>(ch)))
-      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    const char c = spec[i];
+    if (is_space(c)) {
+      std::size_t next = i;
+      while (next < spec.size() && is_space(spec[next])) ++next;
+      const bool at_edge = out.empty() || out.back() == ':' || out.back() == ',' ||
+                           next == spec.size() || spec[next] == ':' || spec[next] == ',';
+      if (!at_edge) out.push_back(' ');
+      i = next - 1;
+      continue;
+    }
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
   return out;
 }
 
@@ -630,8 +658,7 @@ const std::vector<SpecInfo>& spec_catalogue() {
       {"btree", "btree:N", "binary tree, N = 2^n processors at the leaves, switches inside"},
       {"fattree", "fattree:N", "binary fat tree (folded Butterfly), N = 2^n processors"},
       {"fbtree", "fbtree:N", "full binary tree of N = 2^h - 1 processors"},
-      {"fat", "fat:SPEC,c",
-       "every processor of SPEC becomes a router with c processors attached"},
+      {"fat", "fat:SPEC,c", "every processor of SPEC becomes a router with c processors attached"},
   };
   return catalogue;
 }
@@ -639,11 +666,11 @@ const std::vector<SpecInfo>& spec_catalogue() {
 Topology make_topology(std::string_view spec) { return make_spec(spec); }
 
 Topology load_topology(std::string_view spec_or_path) {
-  Topology t = has_file_extension(spec_or_path)
-                   ? read_topology_file(std::string(spec_or_path))
-                   : make_topology(spec_or_path);
-  const std::string where =
-      has_file_extension(spec_or_path) ? std::string(spec_or_path) : t.name();
+  Topology t = has_file_extension(spec_or_path) ? read_topology_file(std::string(spec_or_path))
+                                                : make_topology(spec_or_path);
+  const bool is_file = has_file_extension(spec_or_path);
+  const std::string where = is_file ? std::string(spec_or_path) : t.name();
+  if (is_file && t.name().empty()) t.set_name(where);  // an unnamed file is named by its path
   check_processors_strongly_connected(t, where);
   return t;
 }

@@ -35,10 +35,14 @@ TopologyFormat parse_topology_format(std::string_view text) {
 
 std::string write_topology(const Topology& t, TopologyFormat format) {
   switch (format) {
-    case TopologyFormat::json: return detail::write_json(t);
-    case TopologyFormat::dot: return detail::write_dot(t);
-    case TopologyFormat::edges: return detail::write_edges(t);
-    case TopologyFormat::anynet: return detail::write_anynet(t);
+    case TopologyFormat::json:
+      return detail::write_json(t);
+    case TopologyFormat::dot:
+      return detail::write_dot(t);
+    case TopologyFormat::edges:
+      return detail::write_edges(t);
+    case TopologyFormat::anynet:
+      return detail::write_anynet(t);
   }
   return {};
 }
@@ -46,17 +50,22 @@ std::string write_topology(const Topology& t, TopologyFormat format) {
 Topology read_topology(std::string_view text, TopologyFormat format, std::string_view where) {
   const std::string w(where);
   switch (format) {
-    case TopologyFormat::json: return detail::read_json(text, w);
-    case TopologyFormat::dot: return detail::read_dot(text, w);
-    case TopologyFormat::edges: return detail::read_edges(text, w);
-    case TopologyFormat::anynet: return detail::read_anynet(text, w);
+    case TopologyFormat::json:
+      return detail::read_json(text, w);
+    case TopologyFormat::dot:
+      return detail::read_dot(text, w);
+    case TopologyFormat::edges:
+      return detail::read_edges(text, w);
+    case TopologyFormat::anynet:
+      return detail::read_anynet(text, w);
   }
   return Topology{};
 }
 
 Topology read_topology_file(const std::string& path) {
   const auto ends_with = [&](std::string_view ext) {
-    return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+    return path.size() >= ext.size() &&
+           path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
   };
   TopologyFormat format;
   if (ends_with(".json"))
@@ -68,9 +77,10 @@ Topology read_topology_file(const std::string& path) {
   else if (ends_with(".anynet"))
     format = TopologyFormat::anynet;
   else
-    throw InvalidInput("unknown topology file extension (expected .json, .dot, .gv, .edges or "
-                       ".anynet)",
-                       path);
+    throw InvalidInput(
+        "unknown topology file extension (expected .json, .dot, .gv, .edges or "
+        ".anynet)",
+        path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidInput("cannot open file", path);
   std::ostringstream text;

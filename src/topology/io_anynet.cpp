@@ -44,13 +44,15 @@ std::optional<long long> decimal(const std::string& text) {
 
 std::string write_anynet(const Topology& t) {
   if (t.directed())
-    throw Unsupported("BookSim anynet links are bidirectional; a directed network cannot be "
-                      "written as anynet (use json, dot or edges)",
-                      t.name());
+    throw Unsupported(
+        "BookSim anynet links are bidirectional; a directed network cannot be "
+        "written as anynet (use json, dot or edges)",
+        t.name());
   // Rank of every node among processors / switches.
   std::vector<long long> rank(static_cast<std::size_t>(t.node_count()));
   long long processors = 0, switches = 0;
-  for (NodeId v = 0; v < t.node_count(); ++v) rank[static_cast<std::size_t>(v)] = t.is_processor(v) ? processors++ : switches++;
+  for (NodeId v = 0; v < t.node_count(); ++v)
+    rank[static_cast<std::size_t>(v)] = t.is_processor(v) ? processors++ : switches++;
   // A terminal: a processor whose only neighbour is one switch.
   const auto terminal_of = [&](NodeId v) -> NodeId {
     if (!t.is_processor(v) || t.out_channels(v).size() != 1) return kNoNode;
@@ -80,7 +82,7 @@ std::string write_anynet(const Topology& t) {
 
 Topology read_anynet(std::string_view text, const std::string& where) {
   std::map<long long, std::set<long long>> router_links;  // router -> routers
-  std::map<long long, long long> node_router;           // node -> its router
+  std::map<long long, long long> node_router;             // node -> its router
   std::map<long long, std::set<long long>> router_nodes;  // router -> nodes
   std::map<long long, int> node_line;
   std::istringstream in{std::string(text)};
@@ -140,7 +142,8 @@ Topology read_anynet(std::string_view text, const std::string& where) {
   // Routers that are their processor's own router (direct network) merge into it.
   std::map<long long, NodeId> router_node;
   for (const auto& [router, nodes] : router_nodes)
-    if (nodes.size() == 1 && *nodes.begin() == router) router_node[router] = static_cast<NodeId>(router);
+    if (nodes.size() == 1 && *nodes.begin() == router)
+      router_node[router] = static_cast<NodeId>(router);
   Topology t;
   for (long long k = 0; k < n_nodes; ++k) t.add_node(NodeKind::processor);
   for (const auto& [router, links] : router_links)

@@ -58,6 +58,7 @@ std::optional<int> decimal(const std::string& text) {
 std::string trim_message(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   std::replace(text.begin(), text.end(), '\n', ' ');
+  if (text.starts_with("Error: ")) text.erase(0, 7);
   return text;
 }
 
@@ -132,9 +133,9 @@ Topology read_dot(std::string_view text, const std::string& where) {
     if (kind == "switch")
       k = NodeKind::switch_node;
     else if (!kind.empty() && kind != "processor")
-      throw InvalidInput(fmt::format("node \"{}\": kind must be processor or switch, not \"{}\"",
-                                     name, kind),
-                         where);
+      throw InvalidInput(
+          fmt::format("node \"{}\": kind must be processor or switch, not \"{}\"", name, kind),
+          where);
     std::string label = attribute(n, "label");
     if (label == "\\N") label.clear();
     if (label.empty() && !numeric) label = name;
@@ -154,7 +155,8 @@ Topology read_dot(std::string_view text, const std::string& where) {
       return;
     }
     if (t.has_channel(a, b))
-      throw InvalidInput(fmt::format("duplicate {} {}", directed ? "channel" : "link", what), where);
+      throw InvalidInput(fmt::format("duplicate {} {}", directed ? "channel" : "link", what),
+                         where);
     t.add_channel(a, b);
   };
   // Edges in the order of the file (cgraph numbers them as it creates them), so channel
@@ -162,11 +164,12 @@ Topology read_dot(std::string_view text, const std::string& where) {
   std::vector<Agedge_t*> edges;
   for (auto* n : nodes)
     for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) edges.push_back(e);
-  std::sort(edges.begin(), edges.end(), [](Agedge_t* a, Agedge_t* b) { return AGSEQ(a) < AGSEQ(b); });
+  std::sort(edges.begin(), edges.end(),
+            [](Agedge_t* a, Agedge_t* b) { return AGSEQ(a) < AGSEQ(b); });
   for (auto* e : edges) {
     const NodeId a = id(agtail(e)), b = id(aghead(e));
-    const auto what = fmt::format("{} {} {}", agnameof(agtail(e)), directed ? "->" : "--",
-                                  agnameof(aghead(e)));
+    const auto what =
+        fmt::format("{} {} {}", agnameof(agtail(e)), directed ? "->" : "--", agnameof(aghead(e)));
     const std::string fault = attribute(e, "fault");
     const bool is_fault = fault == "true" || fault == "1";
     add(a, b, what, is_fault);

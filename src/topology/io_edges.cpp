@@ -44,9 +44,11 @@ bool is_keyword(const std::string& s) {
 }
 
 bool writable_token(const std::string& s) {
-  return !s.empty() && std::none_of(s.begin(), s.end(), [](char c) {
-    return c == '#' || std::isspace(static_cast<unsigned char>(c));
-  }) && s != "->" && !is_keyword(s);
+  return !s.empty() &&
+         std::none_of(
+             s.begin(), s.end(),
+             [](char c) { return c == '#' || std::isspace(static_cast<unsigned char>(c)); }) &&
+         s != "->" && !is_keyword(s);
 }
 
 }  // namespace
@@ -190,8 +192,8 @@ Topology read_edges(std::string_view text, const std::string& where) {
       for (const auto& r : statements[i].refs) {
         const long long v = *decimal(r);
         if (declared >= 0 && v >= declared)
-          fail(lines[i], fmt::format("node {} does not exist (nodes {} declares 0..{})", v, declared,
-                                     declared - 1));
+          fail(lines[i], fmt::format("node {} does not exist (nodes {} declares 0..{})", v,
+                                     declared, declared - 1));
         largest = std::max(largest, v);
       }
     if (std::max(declared, largest + 1) > 10'000'000) throw InvalidInput("too many nodes", where);
@@ -235,8 +237,8 @@ Topology read_edges(std::string_view text, const std::string& where) {
         return;
       }
       if (t.has_channel(from, to))
-        fail(lines[i], fmt::format("duplicate channel {} -> {}", t.display_name(from),
-                                   t.display_name(to)));
+        fail(lines[i],
+             fmt::format("duplicate channel {} -> {}", t.display_name(from), t.display_name(to)));
       t.add_channel(from, to);
     };
     add(a, b);

@@ -43,8 +43,7 @@ NodeId node_ref(const json& value, int n, const std::string& where, const std::s
 
 std::pair<NodeId, NodeId> pair_ref(const json& value, int n, const std::string& where,
                                    const std::string& key) {
-  if (!value.is_array() || value.size() != 2)
-    fail(where, key, "expected a pair [from, to]");
+  if (!value.is_array() || value.size() != 2) fail(where, key, "expected a pair [from, to]");
   return {node_ref(value[0], n, where, key + "[0]"), node_ref(value[1], n, where, key + "[1]")};
 }
 
@@ -94,8 +93,9 @@ Topology read_json(std::string_view text, const std::string& where) {
   const auto& format = require(doc, "format", where, "");
   if (!format.is_string()) fail(where, "format", "expected a string");
   if (format.get<std::string>() != kFormat)
-    fail(where, "format",
-         fmt::format("unknown format \"{}\" (expected \"{}\")", format.get<std::string>(), kFormat));
+    fail(
+        where, "format",
+        fmt::format("unknown format \"{}\" (expected \"{}\")", format.get<std::string>(), kFormat));
 
   Topology t;
   if (const auto it = doc.find("name"); it != doc.end()) {
@@ -146,7 +146,8 @@ Topology read_json(std::string_view text, const std::string& where) {
     const auto key = fmt::format("channels[{}]", i);
     const auto [from, to] = pair_ref(channels[i], n, where, key);
     if (from == to) fail(where, key, fmt::format("self-loop on node {}", from));
-    if (t.has_channel(from, to)) fail(where, key, fmt::format("duplicate channel [{}, {}]", from, to));
+    if (t.has_channel(from, to))
+      fail(where, key, fmt::format("duplicate channel [{}, {}]", from, to));
     t.add_channel(from, to);
   }
   if (const auto it = doc.find("faults"); it != doc.end()) {
@@ -156,7 +157,8 @@ Topology read_json(std::string_view text, const std::string& where) {
       const auto [from, to] = pair_ref((*it)[i], n, where, key);
       if (from == to) fail(where, key, fmt::format("self-loop on node {}", from));
       if (t.has_channel(from, to))
-        fail(where, key, fmt::format("faulty channel [{}, {}] is also listed in channels", from, to));
+        fail(where, key,
+             fmt::format("faulty channel [{}, {}] is also listed in channels", from, to));
       t.add_fault_record({from, to});
     }
   }

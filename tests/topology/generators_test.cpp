@@ -1,5 +1,7 @@
 // Generators: sizes and classic invariants of every named network, the structure of the
 // multistage networks (unique Omega/Butterfly paths, m Clos paths), and spec errors.
+#include "ccsched/topology/generators.hpp"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "ccsched/core/error.hpp"
-#include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/invariants.hpp"
 
 namespace ccsched {
@@ -224,10 +225,10 @@ TEST(Generators, CanonicalNames) {
 
 TEST(Generators, EverySpecOfTheCatalogueBuilds) {
   const std::vector<std::string> examples = {
-      "ring:5", "uring:5", "mesh:2x2", "torus:2x2x2", "hypercube:3", "complete:3", "octagon",
-      "ngon:10", "petersen", "heawood", "levi", "hoffman-singleton", "utility", "kautz:2,2",
-      "debruijn:3,2", "omega:4", "butterfly:4", "clos:2,2,2", "btree:4", "fattree:4",
-      "fbtree:3", "fat:ring:4,3"};
+      "ring:5",  "uring:5",   "mesh:2x2",     "torus:2x2x2", "hypercube:3", "complete:3",
+      "octagon", "ngon:10",   "petersen",     "heawood",     "levi",        "hoffman-singleton",
+      "utility", "kautz:2,2", "debruijn:3,2", "omega:4",     "butterfly:4", "clos:2,2,2",
+      "btree:4", "fattree:4", "fbtree:3",     "fat:ring:4,3"};
   ASSERT_EQ(examples.size(), spec_catalogue().size());
   for (std::size_t i = 0; i < examples.size(); ++i) {
     SCOPED_TRACE(examples[i]);
@@ -238,13 +239,26 @@ TEST(Generators, EverySpecOfTheCatalogueBuilds) {
 }
 
 TEST(Generators, BadSpecsThrowInvalidParameterNamingTheSpec) {
-  for (const std::string spec :
-       {"kautz:0,2", "kautz:3", "kautz:3,0", "mesh:0x4", "mesh:4", "mesh:2x2x2x2", "omega:12",
-        "omega:1", "butterfly:6", "ngon:7", "ngon:2", "foo", "foo:3", "", "ring:", "ring:x",
-        "ring:1", "ring:-3", "ring:3:4", "ring:3,4", "petersen:3", "octagon:8", "hypercube:0",
-        "hypercube:64", "clos:0,2,2", "btree:6", "fattree:12", "fbtree:8", "fat:octagon",
-        "fat:octagon,0", "fat:foo,2", "fat:kautz:0,2,2", "complete:1", "debruijn:1,3",
-        "torus:3x", "ring:99999999999", "kautz:3,99"}) {
+  for (const std::string spec : {"kautz:0,2",   "kautz:3",
+                                 "kautz:3,0",   "mesh:0x4",
+                                 "mesh:4",      "mesh:2x2x2x2",
+                                 "omega:12",    "omega:1",
+                                 "butterfly:6", "ngon:7",
+                                 "ngon:2",      "foo",
+                                 "foo:3",       "",
+                                 "ring:",       "ring:x",
+                                 "ring:1",      "ring:-3",
+                                 "ring:3:4",    "ring:3,4",
+                                 "ring:3 4",    "kautz:3 ,2 2",
+                                 "petersen:3",  "octagon:8",
+                                 "hypercube:0", "hypercube:64",
+                                 "clos:0,2,2",  "btree:6",
+                                 "fattree:12",  "fbtree:8",
+                                 "fat:octagon", "fat:octagon,0",
+                                 "fat:foo,2",   "fat:kautz:0,2,2",
+                                 "complete:1",  "debruijn:1,3",
+                                 "torus:3x",    "ring:99999999999",
+                                 "kautz:3,99"}) {
     SCOPED_TRACE(spec);
     try {
       make_topology(spec);

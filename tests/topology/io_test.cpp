@@ -1,5 +1,7 @@
 // Readers and writers: every generated network written in every format reads back as the
 // same network, and every kind of bad file is refused with an error naming file and place.
+#include "ccsched/topology/io.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,18 +11,17 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "ccsched/topology/io.hpp"
 
 namespace ccsched {
 namespace {
 
 const std::vector<std::string>& all_specs() {
   static const std::vector<std::string> specs = {
-      "ring:8",      "uring:8",     "mesh:3x4",    "mesh:2x3x2",       "torus:4x4",
-      "torus:2x3x4", "hypercube:4", "complete:5",  "octagon",          "ngon:12",
-      "petersen",    "heawood",     "levi",        "hoffman-singleton", "utility",
-      "kautz:3,2",   "kautz:2,3",   "debruijn:2,3", "omega:8",         "butterfly:16",
-      "clos:3,3,4",  "btree:8",     "fattree:16",  "fbtree:15",        "fat:octagon,2",
+      "ring:8",          "uring:8",      "mesh:3x4",     "mesh:2x3x2",        "torus:4x4",
+      "torus:2x3x4",     "hypercube:4",  "complete:5",   "octagon",           "ngon:12",
+      "petersen",        "heawood",      "levi",         "hoffman-singleton", "utility",
+      "kautz:3,2",       "kautz:2,3",    "debruijn:2,3", "omega:8",           "butterfly:16",
+      "clos:3,3,4",      "btree:8",      "fattree:16",   "fbtree:15",         "fat:octagon,2",
       "fat:kautz:3,2,2", "fat:btree:4,2"};
   return specs;
 }
@@ -77,8 +78,8 @@ TEST(TopologyIo, AnynetConventions) {
   EXPECT_EQ(mesh.switch_count(), 0);
   EXPECT_TRUE(mesh.has_channel(0, 1) && mesh.has_channel(1, 0));
   // A router with two nodes is a switch; comments are accepted.
-  const auto star = read_topology("# star\nrouter 0 node 0 node 1 node 2\n",
-                                  TopologyFormat::anynet, "s.anynet");
+  const auto star =
+      read_topology("# star\nrouter 0 node 0 node 1 node 2\n", TopologyFormat::anynet, "s.anynet");
   EXPECT_EQ(star.processor_count(), 3);
   EXPECT_EQ(star.switch_count(), 1);
   EXPECT_EQ(star.channel_count(), 6);
@@ -118,15 +119,16 @@ TEST(TopologyIo, HandWrittenDotAndEdges) {
   EXPECT_EQ(g.channel_count(), 4);
   EXPECT_FALSE(g.has_labels());
 
-  const auto e = read_topology("# a triangle and a switch\nx y\ny -> z\nz x  # link\nswitch s\ns x\n",
-                               TopologyFormat::edges, "t.edges");
+  const auto e =
+      read_topology("# a triangle and a switch\nx y\ny -> z\nz x  # link\nswitch s\ns x\n",
+                    TopologyFormat::edges, "t.edges");
   EXPECT_EQ(e.node_count(), 4);
   EXPECT_EQ(e.label(3), "s");
   EXPECT_FALSE(e.is_processor(3));
   EXPECT_TRUE(e.has_channel(1, 2) && !e.has_channel(2, 1));
   EXPECT_EQ(e.channel_count(), 7);
-  const auto n = read_topology("nodes 4\n0 1\n1 2\n2 3\n3 0\nlabel 2 two\n", TopologyFormat::edges,
-                               "n.edges");
+  const auto n =
+      read_topology("nodes 4\n0 1\n1 2\n2 3\n3 0\nlabel 2 two\n", TopologyFormat::edges, "n.edges");
   EXPECT_EQ(n.node_count(), 4);
   EXPECT_EQ(n.label(2), "two");
 }
@@ -192,7 +194,8 @@ TEST(TopologyIo, BadFilesAreRefusedWithFileAndPlace) {
       {F::edges, "nodes 2\n0 1\n1 2\n", "bad.edges:3", "node 2 does not exist"},
       {F::edges, "nodes x\n", "bad.edges:1", "expected \"nodes N\""},
       {F::edges, "a b\nnodes 2\n", "bad.edges:2", "numeric node ids"},
-      {F::anynet, "router 0 node 0\nnode 1 node 2\n", "bad.anynet:2", "cannot be connected to a node"},
+      {F::anynet, "router 0 node 0\nnode 1 node 2\n", "bad.anynet:2",
+       "cannot be connected to a node"},
       {F::anynet, "router 0 node 0 switch 1\n", "bad.anynet:1", "expected \"router\" or \"node\""},
       {F::anynet, "router 0 node x\n", "bad.anynet:1", "not a non-negative integer"},
       {F::anynet, "router 0 node 0\nrouter 1 node 0\n", "bad.anynet:2", "two routers"},
@@ -216,8 +219,9 @@ class TempDir : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("ccsched_topology_io_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("ccsched_topology_io_" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -238,7 +242,8 @@ TEST_F(TempDir, LoadTopologyReadsFilesByExtension) {
     const auto path = write(std::string("k") + ext, write_topology(t, format));
     EXPECT_TRUE(load_topology(path).same_network(t)) << path;
   }
-  const auto path = write("f.anynet", write_topology(make_topology("fattree:8"), TopologyFormat::anynet));
+  const auto path =
+      write("f.anynet", write_topology(make_topology("fattree:8"), TopologyFormat::anynet));
   EXPECT_EQ(load_topology(path).processor_count(), 8);
   EXPECT_THROW(load_topology((dir_ / "missing.json").string()), InvalidInput);
 }

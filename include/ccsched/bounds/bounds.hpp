@@ -32,14 +32,19 @@ struct BoundOptions {
   int cut_random_starts = 4;               // hill climbs from random balanced cuts
   long long link_load_work = 200'000'000;  // channel visits for the link-load bound
   bool use_invariants = true;              // AAS: seed 000's bisection bounds (needs B_C)
+  // false: bounds hold for every schedule FORMATS.md accepts, including ones that relay a
+  // scatter message through intermediate processors (rule 5 allows it). true: assume each
+  // wormhole scatter message is one transfer from its origin to its target, the model of
+  // the seeds and of the SAT engine's scatter encoding; this gives stronger bounds (routes
+  // that must cross a cut twice, channels on every shortest route) that hold only for
+  // such schedules.
+  bool direct_scatter = false;
   long long bisection_node_budget = 1'000'000;   // exact B_C search (topology invariants)
   std::uint64_t seed = 1;                  // the cut search's random starts
 };
 
-// Every bound valid for the problem's model (ports, switching, routing, faults), best
-// first by value, and their maximum. A scatter message is delivered by one transfer from
-// its origin to its target (DESIGN.md), a broadcast message along a tree of transfers.
-// Throws Unsupported when some target cannot be reached at all.
+// Every bound valid for the problem's model (ports, switching, routing, faults, combining)
+// and their maximum. Throws Unsupported when some target cannot be reached at all.
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths);
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
                          const BoundOptions& options);

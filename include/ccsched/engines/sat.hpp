@@ -15,6 +15,13 @@ struct SatStats {
   std::int64_t clauses = 0;
 };
 
+// Which part of the search space an encoding covers. Either restriction makes an
+// "infeasible" answer meaningless as a proof (EngineResult::complete = false).
+struct SatRestriction {
+  std::optional<int> radius;             // spreading: informers within this many hops
+  std::optional<int> paths_per_message;  // direct: this many load-balanced paths each
+};
+
 class SatEngine final : public Engine {
  public:
   explicit SatEngine(EngineOptions options);
@@ -30,7 +37,7 @@ class SatEngine final : public Engine {
   // True when the problem needs the spreading (holding) encoding rather than direct paths.
   static bool uses_spreading(const Problem& problem);
   EngineResult run(State& state, const Problem& problem, const PathSet& paths, int steps,
-                   const Budget& budget, std::optional<int> radius);
+                   const Budget& budget, const SatRestriction& restriction);
   EngineOptions options_;
   std::unique_ptr<State> state_;
 };
