@@ -47,8 +47,9 @@ void add_bisection_bounds(const BoundContext& ctx, const BoundOptions& options,
 
   const std::string halves = fmt::format(
       "bisection {}|{} processors, B_C = {} channels crossing ({})", a, b, crossing_channels,
-      inv.bisection_exact ? "a proven minimum bisection" : "best bisection found, not proven "
-                                                           "minimum");
+      inv.bisection_exact ? "a proven minimum bisection"
+                          : "best bisection found, not proven "
+                            "minimum");
   out.push_back({"aas-bisection", static_cast<int>(ceil_div(across, crossing_channels)),
                  fmt::format("{}: 2·{}·{} = {} messages cross it: ⌈{}/{}⌉", halves, a, b, across,
                              across, crossing_channels),

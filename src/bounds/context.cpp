@@ -46,11 +46,11 @@ BoundContext::BoundContext(const Problem& problem, bool direct_scatter)
       const bool reachable = d.walk ? walk_dist_from(d.origin)[target] != kInf
                                     : transfer_dist_to(target)[d.origin] != kInf;
       if (!reachable)
-        throw Unsupported(fmt::format("processor {} cannot reach processor {} under {} {}",
-                                      t.display_name(d.origin), t.display_name(target),
-                                      to_string(problem.model.switching),
-                                      to_string(problem.model.routing)),
-                          "network");
+        throw Unsupported(
+            fmt::format("processor {} cannot reach processor {} under {} {}",
+                        t.display_name(d.origin), t.display_name(target),
+                        to_string(problem.model.switching), to_string(problem.model.routing)),
+            "network");
     }
   }
 }

@@ -169,7 +169,8 @@ class CutSearch {
     for (int r = 0; r < random_starts && spent_ < budget_; ++r) {
       std::vector<char> side(ctx_.nodes(), 0);
       std::vector<NodeId> shuffled(procs.begin(), procs.end());
-      for (std::size_t i = shuffled.size(); i > 1; --i) std::swap(shuffled[i - 1], shuffled[rng_.below(i)]);
+      for (std::size_t i = shuffled.size(); i > 1; --i)
+        std::swap(shuffled[i - 1], shuffled[rng_.below(i)]);
       for (std::size_t i = 0; i < shuffled.size() / 2; ++i) side[shuffled[i]] = 1;
       // Switches join the side most of their neighbours are on.
       const auto& t = ctx_.topology();
@@ -210,16 +211,14 @@ void add_cut_bounds(const BoundContext& ctx, const BoundOptions& options,
                     std::vector<LowerBound>& out) {
   if (ctx.demands().empty() || ctx.combining() || ctx.nodes() < 2) return;
   CutSearch search(ctx, options);
-  const bool complete = for_each_candidate(ctx, extra_cuts, [&](const std::vector<char>& side) {
-    return search.offer(side);
-  });
+  const bool complete = for_each_candidate(
+      ctx, extra_cuts, [&](const std::vector<char>& side) { return search.offer(side); });
   if (complete) search.search(options.cut_search_starts, options.cut_random_starts);
   if (search.best_side().empty() || search.best().value < 1) return;
   out.push_back({"cut", static_cast<int>(search.best().value),
                  search.evaluator().explain(search.best_side(), search.best()),
                  "ccsched (docs/BOUNDS.md §cut; generalises seed 000 §3 and seed 002 §3)"});
 }
-
 
 // The informed-set bound restricted to a region (docs/BOUNDS.md §informed-cut): holders
 // inside S of a piece of information that starts outside S grow per step by at most what
@@ -287,9 +286,9 @@ void add_informed_cut_bounds(const BoundContext& ctx, const BoundOptions& option
       std::vector<long long> sizes{0};
       while (sizes.back() < need) {
         const long long g = sizes.back();
-        sizes.push_back(std::min<long long>(static_cast<long long>(caps.size()),
-                                            g + prefix[std::min<std::size_t>(g, caps.size())] +
-                                                entry));
+        sizes.push_back(
+            std::min<long long>(static_cast<long long>(caps.size()),
+                                g + prefix[std::min<std::size_t>(g, caps.size())] + entry));
       }
       const int steps = static_cast<int>(sizes.size()) - 1;
       if (steps > best.steps) best = {steps, side, origin, need, entry, sizes};

@@ -152,19 +152,21 @@ std::string CutEvaluator::explain(const std::vector<char>& side, const CutValue&
   const auto s = describe_side(ctx_.topology(), side);
   switch (v.binding) {
     case 0:
-      return fmt::format("{}: the messages need {} channel crossings {} and {} channels cross{}: "
-                         "⌈{}/{}⌉ = {}{}",
-                         s, v.demand, both_ ? "of the cut" : "from S to the rest", v.channels,
-                         both_ ? " it" : " that way", v.demand, v.channels, v.value,
-                         ctx_.direct_note());
+      return fmt::format(
+          "{}: the messages need {} channel crossings {} and {} channels cross{}: "
+          "⌈{}/{}⌉ = {}{}",
+          s, v.demand, both_ ? "of the cut" : "from S to the rest", v.channels,
+          both_ ? " it" : " that way", v.demand, v.channels, v.value, ctx_.direct_note());
     case 1:
-      return fmt::format("{}: {} messages leave S, each needs a transfer started in S, whose "
-                         "processors start at most {} per step: ⌈{}/{}⌉ = {}",
-                         s, v.leaving, v.out_capacity, v.leaving, v.out_capacity, v.value);
+      return fmt::format(
+          "{}: {} messages leave S, each needs a transfer started in S, whose "
+          "processors start at most {} per step: ⌈{}/{}⌉ = {}",
+          s, v.leaving, v.out_capacity, v.leaving, v.out_capacity, v.value);
     default:
-      return fmt::format("{}: {} messages leave S, each needs a transfer ending outside S, whose "
-                         "processors accept at most {} per step: ⌈{}/{}⌉ = {}",
-                         s, v.leaving, v.in_capacity, v.leaving, v.in_capacity, v.value);
+      return fmt::format(
+          "{}: {} messages leave S, each needs a transfer ending outside S, whose "
+          "processors accept at most {} per step: ⌈{}/{}⌉ = {}",
+          s, v.leaving, v.in_capacity, v.leaving, v.in_capacity, v.value);
   }
 }
 

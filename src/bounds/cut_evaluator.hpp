@@ -20,14 +20,14 @@
 namespace ccsched::bounds_detail {
 
 struct CutValue {
-  long long demand = 0;          // channel crossings S→S̄ the messages need
-  long long channels = 0;        // channels S→S̄
-  long long leaving = 0;         // messages with their origin in S and a target outside
-  long long out_capacity = 0;    // Σ over processors in S of transfers started per step
-  long long in_capacity = 0;     // Σ over processors outside S of transfers ended per step
-  long long value = 0;           // the bound: max of the three ceilings
-  double ratio = 0;              // the same before rounding up (for search)
-  int binding = 0;               // 0: channels, 1: ports of S, 2: ports of V∖S
+  long long demand = 0;        // channel crossings S→S̄ the messages need
+  long long channels = 0;      // channels S→S̄
+  long long leaving = 0;       // messages with their origin in S and a target outside
+  long long out_capacity = 0;  // Σ over processors in S of transfers started per step
+  long long in_capacity = 0;   // Σ over processors outside S of transfers ended per step
+  long long value = 0;         // the bound: max of the three ceilings
+  double ratio = 0;            // the same before rounding up (for search)
+  int binding = 0;             // 0: channels, 1: ports of S, 2: ports of V∖S
 };
 
 class CutEvaluator {
@@ -57,7 +57,8 @@ class CutEvaluator {
   };
 
   int weight(const std::vector<char>& side, ChannelId c) const;
-  void run_dag(const std::vector<char>& side, const DagTarget& d, std::vector<long long>& per) const;
+  void run_dag(const std::vector<char>& side, const DagTarget& d,
+               std::vector<long long>& per) const;
   void run_walk(const std::vector<char>& side, const WalkOrigin& w,
                 std::vector<long long>& per) const;
 

@@ -44,7 +44,8 @@ void channel_load_bound(const BoundContext& ctx, std::vector<LowerBound>& out) {
 // Channels on every shortest transfer from `origin` to `target` (the layers of the
 // shortest-path DAG that hold a single channel).
 std::vector<ChannelId> dag_bottlenecks(const BoundContext& ctx, NodeId origin, NodeId target,
-                                       std::vector<int>& layer_count, std::vector<ChannelId>& layer_channel,
+                                       std::vector<int>& layer_count,
+                                       std::vector<ChannelId>& layer_channel,
                                        std::vector<char>& seen) {
   const auto& t = ctx.topology();
   const auto& dist = ctx.transfer_dist_to(target);
@@ -148,10 +149,9 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
     const bool transfer = !d.walk;
     std::vector<ChannelId> candidates;
     for (const NodeId target : d.targets) {
-      const auto found =
-          dag_only && !d.walk
-              ? dag_bottlenecks(ctx, d.origin, target, layer_count, layer_channel, seen)
-              : one_shortest_route(ctx, d.origin, target, transfer);
+      const auto found = dag_only && !d.walk ? dag_bottlenecks(ctx, d.origin, target, layer_count,
+                                                               layer_channel, seen)
+                                             : one_shortest_route(ctx, d.origin, target, transfer);
       candidates.insert(candidates.end(), found.begin(), found.end());
     }
     std::sort(candidates.begin(), candidates.end());
@@ -178,12 +178,12 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
   const auto it = std::max_element(load.begin(), load.end());
   if (it == load.end() || *it < 2) return;
   const auto& ch = t.channel(static_cast<ChannelId>(it - load.begin()));
-  out.push_back({"link-load", static_cast<int>(*it),
-                 fmt::format("channel {}->{} lies on every allowed route of {} messages, one per "
-                             "step{}",
-                             t.display_name(ch.from), t.display_name(ch.to), *it,
-                             ctx.direct_note()),
-                 "seed 002, eq. (11) (max link load)"});
+  out.push_back(
+      {"link-load", static_cast<int>(*it),
+       fmt::format("channel {}->{} lies on every allowed route of {} messages, one per "
+                   "step{}",
+                   t.display_name(ch.from), t.display_name(ch.to), *it, ctx.direct_note()),
+       "seed 002, eq. (11) (max link load)"});
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 namespace ccsched::bounds_detail {
 
 struct MinCut {
-  long long channels = 0;   // channels from `side` to the rest
-  std::vector<char> side;   // 1 = on the sources' side (holds every source)
+  long long channels = 0;  // channels from `side` to the rest
+  std::vector<char> side;  // 1 = on the sources' side (holds every source)
 };
 
 // Min cut from `sources` to `sinks` over the channels usable by transfers. The two sets

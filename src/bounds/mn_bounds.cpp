@@ -128,24 +128,20 @@ void add_mn_bounds(const BoundContext& ctx, std::vector<LowerBound>& out,
   for (const NodeId v : c.senders) (receivers.count(v) ? q : only_t).push_back(v);
   for (const NodeId v : c.receivers)
     if (!senders.count(v)) only_r.push_back(v);
-  const std::string source =
-      only_t.empty() && only_r.empty() ? "seed 002, eqs. (8), (10) (T = R)"
-      : only_r.empty()                 ? "seed 002, eq. (8) (R ⊂ T)"
-      : only_t.empty()                 ? "seed 002, eq. (10) (T ⊂ R)"
-                                       : "seed 002, eqs. (3)–(5)";
+  const std::string source = only_t.empty() && only_r.empty() ? "seed 002, eqs. (8), (10) (T = R)"
+                             : only_r.empty()                 ? "seed 002, eq. (8) (R ⊂ T)"
+                             : only_t.empty()                 ? "seed 002, eq. (10) (T ⊂ R)"
+                                                              : "seed 002, eqs. (3)–(5)";
 
   std::vector<GroupTerm> t1, t2;
-  if (auto g = group(ctx, only_t, q, fmt::format("T∖R → T∩R ({}·{} messages, b1)", only_t.size(),
-                                                 q.size()),
-                     cuts))
+  if (auto g = group(ctx, only_t, q,
+                     fmt::format("T∖R → T∩R ({}·{} messages, b1)", only_t.size(), q.size()), cuts))
     t1.push_back(*g);
-  if (auto g = group(ctx, q, only_r, fmt::format("T∩R → R∖T ({}·{} messages, b2)", q.size(),
-                                                 only_r.size()),
-                     cuts))
+  if (auto g = group(ctx, q, only_r,
+                     fmt::format("T∩R → R∖T ({}·{} messages, b2)", q.size(), only_r.size()), cuts))
     t1.push_back(*g);
   if (auto g = group(ctx, only_t, only_r,
-                     fmt::format("T∖R → R∖T ({}·{} messages)", only_t.size(), only_r.size()),
-                     cuts))
+                     fmt::format("T∖R → R∖T ({}·{} messages)", only_t.size(), only_r.size()), cuts))
     t2.push_back(*g);
   if (auto g = overlap_group(ctx, q, cuts)) {
     g->label = fmt::format("between halves of T∩R ({} messages, b3)", g->messages);
@@ -158,8 +154,7 @@ void add_mn_bounds(const BoundContext& ctx, std::vector<LowerBound>& out,
   group(ctx, only_t, all_r, "", cuts);
   group(ctx, all_t, only_r, "", cuts);
 
-  const auto report = [&](const std::vector<GroupTerm>& terms, const char* name,
-                          const char* what) {
+  const auto report = [&](const std::vector<GroupTerm>& terms, const char* name, const char* what) {
     if (terms.empty()) return;
     long long best = 0;
     std::string text;

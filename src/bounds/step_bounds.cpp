@@ -62,7 +62,8 @@ Growth informed_growth(const BoundContext& ctx, NodeId origin, long long needed)
   g.sizes.push_back(1);
   while (g.sizes.back() < needed) {
     const long long f = g.sizes.back();
-    const long long more = ctx.cap_out(origin) + prefix[std::min<std::size_t>(f - 1, others.size())];
+    const long long more =
+        ctx.cap_out(origin) + prefix[std::min<std::size_t>(f - 1, others.size())];
     const long long next = std::min(procs, f + more);
     if (next == f) {
       g.stuck = true;
@@ -121,8 +122,7 @@ void informed_bound(const BoundContext& ctx, std::vector<LowerBound>& out) {
   std::set<int> caps;
   for (const NodeId v : t.processors()) caps.insert(ctx.cap_out(v));
   std::string form;
-  if (caps.size() == 1)
-    form = fmt::format(" = ⌈log_{} {}⌉", *caps.begin() + 1, best_needed);
+  if (caps.size() == 1) form = fmt::format(" = ⌈log_{} {}⌉", *caps.begin() + 1, best_needed);
   LowerBound b;
   b.name = "informed-set";
   b.value = best;

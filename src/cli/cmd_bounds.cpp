@@ -29,9 +29,9 @@ std::string ports_text(const Model& m) {
 }
 
 std::string routing_text(const Model& m) {
-  return m.routing == Routing::minimal ? "minimal routing"
-                                       : fmt::format("nonminimal routing (up to {} extra hops)",
-                                                     m.extra_hops);
+  return m.routing == Routing::minimal
+             ? "minimal routing"
+             : fmt::format("nonminimal routing (up to {} extra hops)", m.extra_hops);
 }
 
 nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report, bool direct) {
@@ -50,8 +50,8 @@ nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report, bool
   cc["receivers"] = p.collective.receivers;
   cc["messages"] = p.collective.messages.size();
   auto& model = doc["model"];
-  model["ports"] = p.model.ports ? nlohmann::ordered_json(*p.model.ports)
-                                 : nlohmann::ordered_json("all");
+  model["ports"] =
+      p.model.ports ? nlohmann::ordered_json(*p.model.ports) : nlohmann::ordered_json("all");
   model["switching"] = std::string(to_string(p.model.switching));
   model["routing"] = std::string(to_string(p.model.routing));
   if (p.model.routing == Routing::nonminimal) model["extra_hops"] = p.model.extra_hops;
@@ -84,8 +84,8 @@ void print_text(const Problem& p, const BoundReport& report, bool direct) {
   std::size_t width = 0;
   for (const auto& b : report.bounds) width = std::max(width, b.name.size());
   for (const auto& b : report.bounds) {
-    fmt::print("{} {:<{}} {:>4}  {}\n", b.value == report.best ? '*' : ' ', b.name, width,
-               b.value, b.argument);
+    fmt::print("{} {:<{}} {:>4}  {}\n", b.value == report.best ? '*' : ' ', b.name, width, b.value,
+               b.argument);
     fmt::print("  {:<{}}       source: {}\n", "", width, b.source);
   }
   fmt::print("\nbest lower bound: {} step{}\n", report.best, report.best == 1 ? "" : "s");

@@ -96,7 +96,7 @@ void add_topo_command(CLI::App& app) {
   info->add_option("network", info_args->network, "spec string or topology file")->required();
   info->add_flag("--json", info_args->json, "print a JSON object");
   info->add_option("--exact-bisection", info_args->exact_limit,
-                   "largest processor count for which B_C is proven exact (default 40)")
+                   "largest processor count for which B_C is proven exact (default 64)")
       ->check(CLI::NonNegativeNumber);
   info->callback(
       [info_args] { run_info(info_args->network, info_args->json, info_args->exact_limit); });

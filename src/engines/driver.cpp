@@ -85,6 +85,32 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     out.reason = "greedy upper bound, not proven optimal";
     return finish();
   }
+  if (engine_name == "umda" || engine_name == "hgsa") {
+    // The evolutionary engines prove nothing, so they search upward: the lower bound
+    // first, one step more each time a run gives up (seed 000 §4.3: "if it does not do so
+    // in a reasonable time, the prescribed number of steps must be increased"). A run
+    // that ends because the budget ran out stops the search; the decision comes from the
+    // engine's result, never from this process's clock alone, so every island of an MPI
+    // run takes the same path.
+    for (int target = out.lower_bound; target < out.schedule->steps; ++target) {
+      EngineResult r = engine->solve(problem, paths, target, budget);
+      if (r.status == SolveStatus::feasible) {
+        out.schedule = std::move(r.schedule);
+        out.optimal = out.schedule->steps <= out.lower_bound;
+        out.reason = out.optimal ? "meets the lower bound"
+                                 : "not proven optimal (" + engine_name + " gave up on " +
+                                       std::to_string(target - 1) + " steps)";
+        return finish();
+      }
+      if (r.budget_exhausted) {
+        out.reason = "time limit reached while trying " + std::to_string(target) +
+                     " steps; greedy upper bound, not proven optimal";
+        return finish();
+      }
+    }
+    out.reason = "greedy upper bound; " + engine_name + " found nothing shorter";
+    return finish();
+  }
   int target = out.schedule->steps - 1;
   out.reason = "not proven optimal";
   while (target >= out.lower_bound) {

@@ -73,13 +73,16 @@ FaultRow evaluate(const Topology& base, const std::vector<Link>& faults,
 }  // namespace
 
 std::vector<Link> network_links(const Topology& t) {
+  // In a digraph (Kautz, de Bruijn, MINs) every channel is a unidirectional link of its
+  // own, as seed 000 Table 5 lists 01-10 and 10-01 apart; in an undirected network a link
+  // is the pair of channels between two nodes, listed once.
+  const bool directed = t.directed();
   std::vector<Link> links;
   for (const auto& c : t.channels()) {
-    const bool has_reverse = t.has_channel(c.to, c.from);
-    if (has_reverse && c.from > c.to) continue;  // listed once, from the smaller id
+    if (!directed && c.from > c.to) continue;
     Link link;
     link.channels.push_back(c);
-    if (has_reverse) link.channels.push_back({c.to, c.from});
+    if (!directed) link.channels.push_back({c.to, c.from});
     link.name = t.display_name(c.from) + "-" + t.display_name(c.to);
     links.push_back(std::move(link));
   }

@@ -64,8 +64,7 @@ NodeId resolve_processor(const Topology& t, std::string_view text, std::string_v
   const auto node = t.find_node(text);
   if (!node) {
     if (is_decimal(text))
-      throw ErrorType(fmt::format("{} {} is out of range ({})", role, text, valid_range(t)),
-                      where);
+      throw ErrorType(fmt::format("{} {} is out of range ({})", role, text, valid_range(t)), where);
     throw ErrorType(fmt::format("{} '{}' names no node (give an id or a label)", role, text),
                     where);
   }
@@ -77,7 +76,8 @@ NodeId resolve_processor(const Topology& t, std::string_view text, std::string_v
 std::vector<NodeId> resolve_set(const Topology& t, const std::vector<std::string>& items,
                                 std::string_view role, const std::string& where) {
   std::set<NodeId> ids;
-  for (const auto& item : items) ids.insert(resolve_processor<InvalidParameter>(t, item, role, where));
+  for (const auto& item : items)
+    ids.insert(resolve_processor<InvalidParameter>(t, item, role, where));
   return {ids.begin(), ids.end()};
 }
 
@@ -169,12 +169,14 @@ Collective make_permutation(const Topology& t, const CollectiveRequest& request)
     for (std::size_t i = 0; i < c.messages.size(); ++i) {
       const auto& m = c.messages[i];
       if (m.targets.size() != 1)
-        throw InvalidInput("a permutation sends exactly one message from each origin to one "
-                           "target; a line lists several targets",
-                           *request.custom_file);
+        throw InvalidInput(
+            "a permutation sends exactly one message from each origin to one "
+            "target; a line lists several targets",
+            *request.custom_file);
       if (!origin_line.emplace(m.origin, 0).second)
-        throw InvalidInput(fmt::format("not a permutation: {} sends twice", t.display_name(m.origin)),
-                           *request.custom_file);
+        throw InvalidInput(
+            fmt::format("not a permutation: {} sends twice", t.display_name(m.origin)),
+            *request.custom_file);
       if (!target_line.emplace(m.targets[0], 0).second)
         throw InvalidInput(
             fmt::format("not a permutation: {} receives twice", t.display_name(m.targets[0])),
@@ -189,8 +191,8 @@ Collective make_permutation(const Topology& t, const CollectiveRequest& request)
   const int q = ((request.shift % p) + p) % p;
   if (q == 0)
     throw InvalidParameter(
-        fmt::format("shift {} is a multiple of the processor count {}: nobody sends",
-                    request.shift, p),
+        fmt::format("shift {} is a multiple of the processor count {}: nobody sends", request.shift,
+                    p),
         "--shift");
   for (int i = 0; i < p; ++i) add_message(c, procs[i], {procs[(i + q) % p]});
   finish_from_messages(c);
@@ -244,10 +246,9 @@ Collective make_collective(const Topology& t, const CollectiveRequest& request) 
     // kind it sweeps (seed 000 Table 5 uses source 01 for OAB and OAS only).
     (void)root;
     if (!sets && (!request.senders.empty() || !request.receivers.empty()))
-      throw InvalidParameter(
-          fmt::format("{} takes no sender/receiver sets (only MNB and MNS do)",
-                      to_string(request.kind)),
-          request.senders.empty() ? "--receivers" : "--senders");
+      throw InvalidParameter(fmt::format("{} takes no sender/receiver sets (only MNB and MNS do)",
+                                         to_string(request.kind)),
+                             request.senders.empty() ? "--receivers" : "--senders");
     if (!file && request.custom_file)
       throw InvalidParameter(fmt::format("{} takes no message list (only CUSTOM and PERM do)",
                                          to_string(request.kind)),
@@ -383,18 +384,24 @@ std::vector<Channel> parse_fault(const Topology& t, std::string_view text) {
     throw name_error(right);
   }
   if (splits.size() > 1)
-    throw InvalidParameter("ambiguous: more than one way to split the text into two nodes",
-                           where);
+    throw InvalidParameter("ambiguous: more than one way to split the text into two nodes", where);
   const auto [u, v, left, right] = splits.front();
   if (u == v) throw InvalidParameter("a link joins two different nodes", where);
   std::vector<Channel> out;
-  // On an undirected network a link is two channels; on a digraph (Kautz, de Bruijn, MINs)
-  // a link is the single channel that exists, whichever direction it runs.
-  if (t.has_channel(u, v)) out.push_back({u, v});
-  if (t.has_channel(v, u)) out.push_back({v, u});
+  // On an undirected network a link is two channels. On a digraph (Kautz, de Bruijn, MINs)
+  // every channel is a unidirectional link of its own, as in seed 000 Table 5 where 01-10
+  // and 10-01 are different faults: U-V is the channel U->V, or V->U when only that exists.
+  if (t.directed()) {
+    if (t.has_channel(u, v))
+      out.push_back({u, v});
+    else if (t.has_channel(v, u))
+      out.push_back({v, u});
+  } else if (t.has_channel(u, v)) {
+    out.push_back({u, v});
+    out.push_back({v, u});
+  }
   if (out.empty())
-    throw InvalidParameter(
-        fmt::format("no link between {} and {}", left, right), where);
+    throw InvalidParameter(fmt::format("no link between {} and {}", left, right), where);
   return out;
 }
 

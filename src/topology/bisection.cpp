@@ -108,9 +108,10 @@ struct Cut {
 };
 
 // One Fiduccia–Mattheyses improvement loop from `side`: a pass flips every node once in
-// best-gain order (processor flips may unbalance the halves by one), then keeps the best
-// balanced prefix; passes repeat while they improve.
-int fm_improve(const WeightedGraph& g, std::vector<char>& side) {
+// best-gain order (processor flips may unbalance the halves by up to `slack`), then keeps
+// the best balanced prefix; passes repeat while they improve. A slack above one lets a
+// pass carry a router across together with its attached processors.
+int fm_improve(const WeightedGraph& g, std::vector<char>& side, int slack) {
   const int lo = static_cast<int>(g.processors.size()) / 2;
   const int hi = static_cast<int>(g.processors.size()) - lo;
   int cut = cut_of(g, side);
@@ -135,7 +136,7 @@ int fm_improve(const WeightedGraph& g, std::vector<char>& side) {
         if (locked[v]) continue;
         if (g.processor[v]) {
           const int next = count1 + (side[v] ? -1 : 1);
-          if (next < lo - 1 || next > hi + 1) continue;
+          if (next < lo - slack || next > hi + slack) continue;
         }
         if (pick < 0 || gain[v] > gain[pick]) pick = v;
       }
@@ -196,7 +197,8 @@ Cut local_search(const WeightedGraph& g, int restarts) {
       for (int v = 0; v < g.n; ++v)
         if (!g.processor[v]) side[v] = static_cast<char>(rng() & 1);
     }
-    const int cut = improve ? fm_improve(g, side) : cut_of(g, side);
+    constexpr int kSlacks[] = {1, 4, 2};  // no single slack is best on every network
+    const int cut = improve ? fm_improve(g, side, kSlacks[r % 3]) : cut_of(g, side);
     if (cut < best.width) best = {cut, side};
   }
   return best;

@@ -172,8 +172,9 @@ Topology make_hypercube(const SpecError& err, std::string_view params) {
   const auto v = parse_ints(err, params, ',', 1, 1, "hypercube:n");
   const long long dim = v[0];
   if (dim < 1) err.fail("the dimension must be at least 1");
-  if (dim > 20) err.fail("network too large (dimension above 20)");
+  if (dim > 30) err.fail("network too large (dimension above 30)");
   const long long n = 1LL << dim;
+  check_size(err, n, n * dim);
   auto t = processors_only(fmt::format("hypercube:{}", dim), n);
   for (long long u = 0; u < n; ++u)
     for (long long b = 0; b < dim; ++b) {
@@ -318,7 +319,7 @@ Topology make_debruijn(const SpecError& err, std::string_view params) {
     std::string w(static_cast<std::size_t>(big_d), '0');
     long long rest = id;
     for (long long i = big_d - 1; i >= 0; --i) {
-      w[static_cast<std::size_t>(i)] = letter(rest % d);
+      w[i] = letter(rest % d);
       rest /= d;
     }
     t.add_node(NodeKind::processor, w);
@@ -352,11 +353,10 @@ Topology make_min(const SpecError& err, std::string_view params, bool omega) {
   check_size(err, n_terms + n_terms / 2 * stages, 2 * n_terms * (stages + 1));
   auto t = processors_only(fmt::format("{}:{}", omega ? "omega" : "butterfly", n_terms), n_terms);
   const long long half = n_terms / 2;
-  std::vector<std::vector<NodeId>> sw(static_cast<std::size_t>(stages));
+  std::vector<std::vector<NodeId>> sw(stages);
   for (int s = 0; s < stages; ++s)
     for (long long r = 0; r < half; ++r)
-      sw[static_cast<std::size_t>(s)].push_back(
-          t.add_node(NodeKind::switch_node, switch_label(s, r)));
+      sw[s].push_back(t.add_node(NodeKind::switch_node, switch_label(s, r)));
   const auto shuffle = [&](long long p) {
     return ((p << 1) | (p >> (stages - 1))) & (n_terms - 1);
   };
@@ -366,17 +366,15 @@ Topology make_min(const SpecError& err, std::string_view params, bool omega) {
   };
   for (long long i = 0; i < n_terms; ++i) {
     const long long port = omega ? shuffle(i) : i;
-    t.add_channel(static_cast<NodeId>(i), sw[0][static_cast<std::size_t>(port / 2)]);
+    t.add_channel(static_cast<NodeId>(i), sw[0][port / 2]);
   }
   for (int s = 0; s + 1 < stages; ++s)
     for (long long p = 0; p < n_terms; ++p) {
       const long long q = omega ? shuffle(p) : butterfly(p, stages - 1 - s);
-      channel_once(t, sw[static_cast<std::size_t>(s)][static_cast<std::size_t>(p / 2)],
-                   sw[static_cast<std::size_t>(s + 1)][static_cast<std::size_t>(q / 2)]);
+      channel_once(t, sw[s][p / 2], sw[s + 1][q / 2]);
     }
   for (long long p = 0; p < n_terms; ++p)
-    t.add_channel(sw[static_cast<std::size_t>(stages - 1)][static_cast<std::size_t>(p / 2)],
-                  static_cast<NodeId>(p));
+    t.add_channel(sw[stages - 1][p / 2], static_cast<NodeId>(p));
   return t;
 }
 
@@ -390,24 +388,16 @@ Topology make_clos(const SpecError& err, std::string_view params) {
   if (n * r < 2) err.fail("the network needs at least 2 terminals");
   check_size(err, n * r + 2 * r + m, 2 * n * r + 2 * r * m);
   auto t = processors_only(fmt::format("clos:{},{},{}", n, m, r), n * r);
-  std::vector<NodeId> in(static_cast<std::size_t>(r)), mid(static_cast<std::size_t>(m)),
-      out(static_cast<std::size_t>(r));
+  std::vector<NodeId> in(r), mid(m), out(r);
+  for (long long i = 0; i < r; ++i) in[i] = t.add_node(NodeKind::switch_node, switch_label(0, i));
+  for (long long j = 0; j < m; ++j) mid[j] = t.add_node(NodeKind::switch_node, switch_label(1, j));
+  for (long long i = 0; i < r; ++i) out[i] = t.add_node(NodeKind::switch_node, switch_label(2, i));
+  for (long long p = 0; p < n * r; ++p) t.add_channel(static_cast<NodeId>(p), in[p / n]);
   for (long long i = 0; i < r; ++i)
-    in[static_cast<std::size_t>(i)] = t.add_node(NodeKind::switch_node, switch_label(0, i));
+    for (long long j = 0; j < m; ++j) t.add_channel(in[i], mid[j]);
   for (long long j = 0; j < m; ++j)
-    mid[static_cast<std::size_t>(j)] = t.add_node(NodeKind::switch_node, switch_label(1, j));
-  for (long long i = 0; i < r; ++i)
-    out[static_cast<std::size_t>(i)] = t.add_node(NodeKind::switch_node, switch_label(2, i));
-  for (long long p = 0; p < n * r; ++p)
-    t.add_channel(static_cast<NodeId>(p), in[static_cast<std::size_t>(p / n)]);
-  for (long long i = 0; i < r; ++i)
-    for (long long j = 0; j < m; ++j)
-      t.add_channel(in[static_cast<std::size_t>(i)], mid[static_cast<std::size_t>(j)]);
-  for (long long j = 0; j < m; ++j)
-    for (long long i = 0; i < r; ++i)
-      t.add_channel(mid[static_cast<std::size_t>(j)], out[static_cast<std::size_t>(i)]);
-  for (long long p = 0; p < n * r; ++p)
-    t.add_channel(out[static_cast<std::size_t>(p / n)], static_cast<NodeId>(p));
+    for (long long i = 0; i < r; ++i) t.add_channel(mid[j], out[i]);
+  for (long long p = 0; p < n * r; ++p) t.add_channel(out[p / n], static_cast<NodeId>(p));
   return t;
 }
 
@@ -421,18 +411,14 @@ Topology make_btree(const SpecError& err, std::string_view params) {
   const int levels = log2_exact(n_terms);
   check_size(err, 2 * n_terms, 4 * n_terms);
   auto t = processors_only(fmt::format("btree:{}", n_terms), n_terms);
-  std::vector<std::vector<NodeId>> sw(static_cast<std::size_t>(levels));
+  std::vector<std::vector<NodeId>> sw(levels);
   for (int l = 0; l < levels; ++l)
     for (long long i = 0; i < (n_terms >> (l + 1)); ++i)
-      sw[static_cast<std::size_t>(l)].push_back(
-          t.add_node(NodeKind::switch_node, switch_label(l, i)));
-  for (long long p = 0; p < n_terms; ++p)
-    t.add_link(sw[0][static_cast<std::size_t>(p / 2)], static_cast<NodeId>(p));
+      sw[l].push_back(t.add_node(NodeKind::switch_node, switch_label(l, i)));
+  for (long long p = 0; p < n_terms; ++p) t.add_link(sw[0][p / 2], static_cast<NodeId>(p));
   for (int l = 1; l < levels; ++l)
     for (long long i = 0; i < (n_terms >> (l + 1)); ++i)
-      for (long long c = 0; c < 2; ++c)
-        t.add_link(sw[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)],
-                   sw[static_cast<std::size_t>(l - 1)][static_cast<std::size_t>(2 * i + c)]);
+      for (long long c = 0; c < 2; ++c) t.add_link(sw[l][i], sw[l - 1][2 * i + c]);
   return t;
 }
 
@@ -450,19 +436,16 @@ Topology make_fattree(const SpecError& err, std::string_view params) {
   const long long half = n_terms / 2;
   check_size(err, n_terms + half * levels, 2 * n_terms * levels);
   auto t = processors_only(fmt::format("fattree:{}", n_terms), n_terms);
-  std::vector<std::vector<NodeId>> sw(static_cast<std::size_t>(levels));
+  std::vector<std::vector<NodeId>> sw(levels);
   for (int l = 0; l < levels; ++l)
     for (long long w = 0; w < half; ++w)
-      sw[static_cast<std::size_t>(l)].push_back(
-          t.add_node(NodeKind::switch_node, switch_label(l, w)));
-  for (long long p = 0; p < n_terms; ++p)
-    t.add_link(sw[0][static_cast<std::size_t>(p / 2)], static_cast<NodeId>(p));
+      sw[l].push_back(t.add_node(NodeKind::switch_node, switch_label(l, w)));
+  for (long long p = 0; p < n_terms; ++p) t.add_link(sw[0][p / 2], static_cast<NodeId>(p));
   for (int l = 0; l + 1 < levels; ++l)
     for (long long w = 0; w < half; ++w)
       for (long long b = 0; b < 2; ++b) {
         const long long up = (w & ~(1LL << l)) | (b << l);
-        t.add_link(sw[static_cast<std::size_t>(l)][static_cast<std::size_t>(w)],
-                   sw[static_cast<std::size_t>(l + 1)][static_cast<std::size_t>(up)]);
+        t.add_link(sw[l][w], sw[l + 1][up]);
       }
   return t;
 }
@@ -601,15 +584,15 @@ void check_processors_strongly_connected(const Topology& t, const std::string& w
   const auto search = [&](bool forward) {
     std::vector<char> seen(static_cast<std::size_t>(t.node_count()), 0);
     std::deque<NodeId> queue{root};
-    seen[static_cast<std::size_t>(root)] = 1;
+    seen[root] = 1;
     while (!queue.empty()) {
       const NodeId u = queue.front();
       queue.pop_front();
       const auto chans = forward ? t.out_channels(u) : t.in_channels(u);
       for (const auto c : chans) {
         const NodeId w = forward ? t.channel(c).to : t.channel(c).from;
-        if (!seen[static_cast<std::size_t>(w)]) {
-          seen[static_cast<std::size_t>(w)] = 1;
+        if (!seen[w]) {
+          seen[w] = 1;
           queue.push_back(w);
         }
       }
@@ -618,13 +601,13 @@ void check_processors_strongly_connected(const Topology& t, const std::string& w
   };
   const auto fwd = search(true);
   for (const auto p : t.processors())
-    if (!fwd[static_cast<std::size_t>(p)])
+    if (!fwd[p])
       throw InvalidInput(fmt::format("processors are not strongly connected: {} cannot reach {}",
                                      t.display_name(root), t.display_name(p)),
                          where);
   const auto bwd = search(false);
   for (const auto p : t.processors())
-    if (!bwd[static_cast<std::size_t>(p)])
+    if (!bwd[p])
       throw InvalidInput(fmt::format("processors are not strongly connected: {} cannot reach {}",
                                      t.display_name(p), t.display_name(root)),
                          where);

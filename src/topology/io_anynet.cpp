@@ -52,7 +52,7 @@ std::string write_anynet(const Topology& t) {
   std::vector<long long> rank(static_cast<std::size_t>(t.node_count()));
   long long processors = 0, switches = 0;
   for (NodeId v = 0; v < t.node_count(); ++v)
-    rank[static_cast<std::size_t>(v)] = t.is_processor(v) ? processors++ : switches++;
+    rank[v] = t.is_processor(v) ? processors++ : switches++;
   // A terminal: a processor whose only neighbour is one switch.
   const auto terminal_of = [&](NodeId v) -> NodeId {
     if (!t.is_processor(v) || t.out_channels(v).size() != 1) return kNoNode;
@@ -60,18 +60,17 @@ std::string write_anynet(const Topology& t) {
     return t.is_processor(w) ? kNoNode : w;
   };
   const auto router_id = [&](NodeId v) {
-    return t.is_processor(v) ? rank[static_cast<std::size_t>(v)]
-                             : processors + rank[static_cast<std::size_t>(v)];
+    return t.is_processor(v) ? rank[v] : processors + rank[v];
   };
   std::string out;
   for (NodeId v = 0; v < t.node_count(); ++v) {
     if (terminal_of(v) != kNoNode) continue;  // written on its switch's line
     out += fmt::format("router {}", router_id(v));
-    if (t.is_processor(v)) out += fmt::format(" node {}", rank[static_cast<std::size_t>(v)]);
+    if (t.is_processor(v)) out += fmt::format(" node {}", rank[v]);
     for (const auto c : t.out_channels(v)) {
       const NodeId w = t.channel(c).to;
       if (terminal_of(w) == v)
-        out += fmt::format(" node {}", rank[static_cast<std::size_t>(w)]);
+        out += fmt::format(" node {}", rank[w]);
       else
         out += fmt::format(" router {}", router_id(w));
     }

@@ -112,15 +112,15 @@ Topology read_dot(std::string_view text, const std::string& where) {
   for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) nodes.push_back(n);
   const auto count = static_cast<int>(nodes.size());
   // Decimal names 0..n-1 (each once) are taken as node ids.
-  std::vector<Agnode_t*> by_id(static_cast<std::size_t>(count), nullptr);
+  std::vector<Agnode_t*> by_id(count, nullptr);
   bool numeric = true;
   for (auto* n : nodes) {
     const auto id = decimal(agnameof(n));
-    if (!id || *id >= count || by_id[static_cast<std::size_t>(*id)]) {
+    if (!id || *id >= count || by_id[*id]) {
       numeric = false;
       break;
     }
-    by_id[static_cast<std::size_t>(*id)] = n;
+    by_id[*id] = n;
   }
   if (!numeric) by_id = nodes;
 
@@ -143,7 +143,7 @@ Topology read_dot(std::string_view text, const std::string& where) {
   }
   std::vector<NodeId> id_of_seq;  // cgraph node -> our id, via AGSEQ
   for (NodeId v = 0; v < count; ++v) {
-    const auto seq = static_cast<std::size_t>(AGSEQ(by_id[static_cast<std::size_t>(v)]));
+    const auto seq = static_cast<std::size_t>(AGSEQ(by_id[v]));
     if (id_of_seq.size() <= seq) id_of_seq.resize(seq + 1, kNoNode);
     id_of_seq[seq] = v;
   }

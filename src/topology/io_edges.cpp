@@ -205,7 +205,7 @@ Topology read_edges(std::string_view text, const std::string& where) {
           const auto id = static_cast<NodeId>(by_name.size());
           by_name.emplace(r, id);
           ensure(by_name.size());
-          labels[static_cast<std::size_t>(id)] = r;
+          labels[id] = r;
         }
   }
   const auto node = [&](const std::string& r) {

@@ -109,22 +109,21 @@ Topology read_json(std::string_view text, const std::string& where) {
   if (!nodes.is_array()) fail(where, "nodes", "expected an array");
   const auto n = static_cast<int>(nodes.size());
   // Nodes may be listed in any order; ids must be exactly 0..n-1.
-  std::vector<const json*> by_id(static_cast<std::size_t>(n), nullptr);
+  std::vector<const json*> by_id(n, nullptr);
   for (int i = 0; i < n; ++i) {
     const auto key = fmt::format("nodes[{}]", i);
-    const auto& node = nodes[static_cast<std::size_t>(i)];
+    const auto& node = nodes[i];
     if (!node.is_object()) fail(where, key, "expected an object");
     const auto& id = require(node, "id", where, key);
     if (!id.is_number_integer()) fail(where, key + ".id", "expected an integer");
     const auto value = id.get<long long>();
     if (value < 0 || value >= n)
       fail(where, key + ".id", fmt::format("id {} out of range (ids are 0..{})", value, n - 1));
-    if (by_id[static_cast<std::size_t>(value)])
-      fail(where, key + ".id", fmt::format("duplicate node id {}", value));
-    by_id[static_cast<std::size_t>(value)] = &node;
+    if (by_id[value]) fail(where, key + ".id", fmt::format("duplicate node id {}", value));
+    by_id[value] = &node;
   }
   for (int v = 0; v < n; ++v) {
-    const auto& node = *by_id[static_cast<std::size_t>(v)];
+    const auto& node = *by_id[v];
     const auto index = static_cast<int>(&node - &nodes[0]);
     const auto key = fmt::format("nodes[{}]", index);
     const auto& kind = require(node, "kind", where, key);

@@ -21,9 +21,9 @@ NodeId Topology::add_node(NodeKind kind, std::string label) {
 ChannelId Topology::add_channel(NodeId from, NodeId to) {
   const auto where = "channel [" + std::to_string(from) + ", " + std::to_string(to) + "]";
   if (from < 0 || from >= node_count() || to < 0 || to >= node_count())
-    throw InvalidInput("names a node that does not exist (nodes are 0.." +
-                           std::to_string(node_count() - 1) + ")",
-                       where);
+    throw InvalidInput(
+        "names a node that does not exist (nodes are 0.." + std::to_string(node_count() - 1) + ")",
+        where);
   if (from == to) throw InvalidInput("self-loop", where);
   if (by_endpoints_.contains(key(from, to))) throw InvalidInput("duplicate channel", where);
   const auto id = static_cast<ChannelId>(channels_.size());
@@ -52,7 +52,8 @@ bool Topology::has_labels() const {
 std::optional<NodeId> Topology::find_node(std::string_view text) const {
   for (NodeId n = 0; n < node_count(); ++n)
     if (!labels_[n].empty() && labels_[n] == text) return n;
-  if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+  if (!text.empty() &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     if (text.size() > 9) return std::nullopt;
     const int id = std::stoi(std::string(text));
     if (id < node_count()) return id;

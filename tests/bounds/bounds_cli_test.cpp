@@ -45,8 +45,8 @@ class BoundsCli : public ::testing::Test {
 
   CommandResult run(const std::string& args) {
     const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = std::string(CCSCHED_BINARY) + " bounds " + args + " >" +
-                            out.string() + " 2>" + err.string();
+    const std::string cmd = std::string(CCSCHED_BINARY) + " bounds " + args + " >" + out.string() +
+                            " 2>" + err.string();
     const int raw = std::system(cmd.c_str());
     CommandResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -86,6 +86,21 @@ TEST_F(BoundsCli, JsonReport) {
     }
   }
   EXPECT_TRUE(found);
+}
+
+TEST_F(BoundsCli, DirectDeliveryGivesTheSeedsModel) {
+  // Kautz(3,3) OAS from 010: 12 steps by the root's 3 channels; with direct delivery the
+  // channel 010->102 lies on the only route of 13 messages -> 13.
+  auto r = run("kautz:3,3 --cc OAS --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["best"], 12);
+  EXPECT_EQ(doc["model"]["direct_scatter"], false);
+  r = run("kautz:3,3 --cc OAS --direct --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["best"], 13);
+  EXPECT_EQ(doc["model"]["direct_scatter"], true);
 }
 
 TEST_F(BoundsCli, TextReportWithOptions) {

@@ -5,12 +5,13 @@
 //
 // `direct` runs use BoundOptions::direct_scatter (each scatter message one transfer, the
 // seeds' model); the others must also hold for schedules that relay scatter messages.
+#include "ccsched/bounds/bounds.hpp"
+
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
 
-#include "ccsched/bounds/bounds.hpp"
 #include "ccsched/core/error.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/invariants.hpp"
@@ -441,8 +442,7 @@ TEST(Models, TreeSubtreesBindOneToAllScatter) {
   for (const auto& [root, expected] : cases) {
     CollectiveRequest req;
     req.root = root;
-    EXPECT_EQ(run("fbtree:15", CollectiveKind::OAS, kAllPort, &req).report.best, expected)
-        << root;
+    EXPECT_EQ(run("fbtree:15", CollectiveKind::OAS, kAllPort, &req).report.best, expected) << root;
   }
   // OAB from node 6: the 12 processors outside its subtree are entered by one channel, so
   // holders there grow at most 0, 1, 5 (1 + 3 + 1), 21: 3 steps (seed: 3).

@@ -79,8 +79,8 @@ long long exhaustive_cut_value(const Problem& p, const PathSet& paths, bool dire
         for (const NodeId target : m.targets) most = std::max<long long>(most, d[target]);
         demand += most;
       }
-      if (side[m.origin] && std::any_of(m.targets.begin(), m.targets.end(),
-                                        [&](NodeId v) { return !side[v]; }))
+      if (side[m.origin] &&
+          std::any_of(m.targets.begin(), m.targets.end(), [&](NodeId v) { return !side[v]; }))
         ++leaving;
     }
     long long value = channels ? ceil_div(demand, channels) : 0;
@@ -104,11 +104,11 @@ TEST(ExhaustiveCuts, SearchFindsTheBestCut) {
     std::optional<int> ports;
   };
   const Case cases[] = {
-      {"ring:8", CollectiveKind::AAS, 1},          {"ring:8", CollectiveKind::OAS, 2},
-      {"uring:8", CollectiveKind::AAS, 1},         {"petersen", CollectiveKind::AAS, {}},
-      {"petersen", CollectiveKind::AAB, {}},       {"kautz:3,2", CollectiveKind::AAS, {}},
-      {"kautz:3,2", CollectiveKind::OAS, {}},      {"kautz:3,2", CollectiveKind::AAB, {}},
-      {"octagon", CollectiveKind::AAS, {}},        {"mesh:3x3", CollectiveKind::AAS, 1},
+      {"ring:8", CollectiveKind::AAS, 1},     {"ring:8", CollectiveKind::OAS, 2},
+      {"uring:8", CollectiveKind::AAS, 1},    {"petersen", CollectiveKind::AAS, {}},
+      {"petersen", CollectiveKind::AAB, {}},  {"kautz:3,2", CollectiveKind::AAS, {}},
+      {"kautz:3,2", CollectiveKind::OAS, {}}, {"kautz:3,2", CollectiveKind::AAB, {}},
+      {"octagon", CollectiveKind::AAS, {}},   {"mesh:3x3", CollectiveKind::AAS, 1},
   };
   for (const auto& c : cases) {
     Problem p{make_topology(c.spec), {}, {}};
@@ -155,8 +155,7 @@ int exact_optimum(const Problem& p, const PathSet& paths, int max_steps, bool di
   };
   if (done(start)) return 0;
   const bool combining = p.model.combining;
-  const bool relay =
-      !direct || combining || p.model.switching == Switching::store_and_forward;
+  const bool relay = !direct || combining || p.model.switching == Switching::store_and_forward;
   struct Transfer {
     std::size_t message;  // unused with combining
     NodeId from, to;
@@ -257,8 +256,7 @@ Topology random_network(std::mt19937& rng, int n) {
       }
     bool ok = true;
     for (NodeId v = 0; v < n; ++v)
-      if (!t.is_processor(v) && (t.in_channels(v).empty() || t.out_channels(v).empty()))
-        ok = false;
+      if (!t.is_processor(v) && (t.in_channels(v).empty() || t.out_channels(v).empty())) ok = false;
     for (const NodeId p : t.processors()) {
       std::vector<char> seen(n, 0);
       std::vector<NodeId> stack{p};

@@ -39,14 +39,13 @@ struct BoundOptions {
   // that must cross a cut twice, channels on every shortest route) that hold only for
   // such schedules.
   bool direct_scatter = false;
-  long long bisection_node_budget = 1'000'000;   // exact B_C search (topology invariants)
-  std::uint64_t seed = 1;                  // the cut search's random starts
+  long long bisection_node_budget = 200'000;  // exact B_C search (topology invariants)
+  std::uint64_t seed = 1;                       // the cut search's random starts
 };
 
 // Every bound valid for the problem's model (ports, switching, routing, faults, combining)
 // and their maximum. Throws Unsupported when some target cannot be reached at all.
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths);
-BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
-                         const BoundOptions& options);
+BoundReport lower_bounds(const Problem& problem, const PathSet& paths, const BoundOptions& options);
 
 }  // namespace ccsched

@@ -18,11 +18,14 @@
 #include <string_view>
 #include <vector>
 
+#include "ccsched/engines/params.hpp"
 #include "ccsched/problem/problem.hpp"
 #include "ccsched/routing/path_set.hpp"
 #include "ccsched/schedule/schedule.hpp"
 
 namespace ccsched {
+
+class IslandLink;  // engines/island.hpp
 
 enum class SolveStatus { feasible, infeasible, unknown };
 std::string_view to_string(SolveStatus s);
@@ -70,6 +73,11 @@ struct EngineOptions {
   std::optional<int> radius;
   ProgressFn progress;
   std::int64_t max_clauses = 150'000'000;  // refuse encodings larger than this
+  // Engine-specific parameters by name (the engine's table, e.g. umda_param_table());
+  // a name the chosen engine does not know is an InvalidParameter.
+  ParamValues params;
+  // Evolutionary engines: the island model they take part in (dist module), or none.
+  std::shared_ptr<IslandLink> island;
 };
 
 struct EngineResult {
@@ -80,6 +88,7 @@ struct EngineResult {
   std::string note;       // why unknown, or what was restricted
   std::int64_t conflicts = 0;
   double seconds = 0.0;
+  bool budget_exhausted = false;  // the run ended because the budget (time, interrupt) ran out
 };
 
 class Engine {

@@ -11,14 +11,15 @@
 
 namespace ccsched {
 
-// A link of the network as a fault removes it: both channels of an undirected link, the
-// one channel of a directed one.
+// A link of the network as a fault removes it: both channels of an undirected network's
+// link; in a digraph, one channel.
 struct Link {
   std::vector<Channel> channels;
   std::string name;  // "01-10" (labels when the network has them)
 };
 
-// Every link of the network: undirected pairs once, lone channels of digraphs once.
+// Every link of the network: an undirected network's node pairs once each; every channel
+// of a digraph.
 std::vector<Link> network_links(const Topology& t);
 
 struct FaultCell {

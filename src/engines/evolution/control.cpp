@@ -1,0 +1,92 @@
+// Shared loop machinery of the evolutionary engines (see control.hpp).
+#include "control.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace ccsched::evo {
+
+std::optional<int> effective_radius(const Problem& problem, const EngineOptions& options,
+                                    bool auto_radius) {
+  if (options.radius) return options.radius;
+  if (auto_radius && is_broadcast(problem.collective) &&
+      problem.collective.messages.size() > 1 && problem.topology.switch_count() == 0)
+    return 1;
+  return std::nullopt;
+}
+
+Schedule decode(const Problem& problem, const Instance& inst, const Genome& genome,
+                std::string_view engine, std::uint64_t seed) {
+  std::vector<Transfer> transfers;
+  transfers.reserve(inst.gene_count());
+  for (std::size_t g = 0; g < inst.gene_count(); ++g) {
+    const Placement p = placement(inst, genome, g);
+    const auto nodes = inst.path_nodes(p.path);
+    transfers.push_back({p.step, std::vector<NodeId>(nodes.begin(), nodes.end()),
+                         {inst.gene(g).message}});
+  }
+  return assemble_schedule(problem, std::move(transfers), engine, seed);
+}
+
+RunControl::RunControl(std::string_view engine, int steps, const Budget& budget,
+                       const EngineOptions& options, int generation_limit, int stall_limit)
+    : engine_(engine),
+      steps_(steps),
+      budget_(budget),
+      options_(options),
+      generation_limit_(generation_limit),
+      stall_limit_(stall_limit),
+      start_(Budget::Clock::now()),
+      last_report_(start_) {}
+
+void RunControl::record(std::int64_t best) {
+  ++generation_;
+  if (best_ < 0 || best < best_) {
+    best_ = best;
+    last_improvement_ = generation_;
+  }
+  if (!options_.progress) return;
+  const auto now = Budget::Clock::now();
+  if (now - last_report_ < std::chrono::milliseconds(500)) return;
+  last_report_ = now;
+  options_.progress({engine_, steps_, generation_, best_, elapsed()});
+}
+
+bool RunControl::gave_up() const {
+  return (generation_limit_ > 0 && generation_ >= generation_limit_) ||
+         (stall_limit_ > 0 && generation_ - last_improvement_ >= stall_limit_);
+}
+
+double RunControl::elapsed() const {
+  return std::chrono::duration<double>(Budget::Clock::now() - start_).count();
+}
+
+std::uint64_t RunControl::seed() const {
+  const IslandLink* l = link();
+  return options_.seed + (l ? 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(l->island()) : 0);
+}
+
+EngineResult RunControl::result_feasible(Schedule schedule) const {
+  EngineResult r;
+  r.status = SolveStatus::feasible;
+  r.schedule = std::move(schedule);
+  r.complete = false;
+  r.conflicts = generation_;
+  r.seconds = elapsed();
+  return r;
+}
+
+EngineResult RunControl::result_unknown(bool budget_exhausted) const {
+  EngineResult r;
+  r.status = SolveStatus::unknown;
+  r.complete = false;
+  r.budget_exhausted = budget_exhausted;
+  r.conflicts = generation_;
+  r.seconds = elapsed();
+  r.note = std::string(budget_exhausted ? "time limit reached" : "gave up") + " after " +
+           std::to_string(generation_) + (engine_ == "hgsa" ? " epochs" : " generations") +
+           " (best " + std::to_string(best_) + " conflicts)";
+  return r;
+}
+
+}  // namespace ccsched::evo

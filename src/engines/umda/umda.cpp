@@ -1,0 +1,184 @@
+// The UMDA engine (seed 000 §4.5, seed 001 §4.5): a population of 60 chromosomes; each
+// generation a binary tournament picks the parent half, the univariate marginal model of
+// the parents is sampled for new chromosomes, each new chromosome is repaired (the
+// acceleration or restoration heuristic), evaluated, and mutated with probability 0.9,
+// and the new chromosomes replace the worse half of the population.
+//
+// Sampling the univariate marginal model: every gene component (source, path, step) is
+// an independent variable whose distribution is the frequency of its values among the
+// parents. Drawing a value from that frequency table is the same as copying the value
+// of a uniformly chosen parent, which is what sample_child() does — no table is built.
+#include "ccsched/engines/umda.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "../evolution/control.hpp"
+#include "../evolution/operators.hpp"
+#include "../evolution/parallel.hpp"
+#include "ccsched/engines/island.hpp"
+
+namespace ccsched {
+namespace {
+
+using P = UmdaParams;
+constexpr double kMaxCount = 2e9;
+
+const std::array<ParamSpec<P>, 14> kTable{{
+    {"population", &P::population, 4, 1e6, "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
+    {"tournament", &P::tournament, 1, 64,
+     "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
+    {"offspring", &P::offspring, 0.01, 0.99,
+     "share of the population replaced by new chromosomes each generation (seed 000 §4.5: "
+     "the worse half, 0.5)"},
+    {"mutation", &P::mutation, 0, 1,
+     "probability that a new chromosome is mutated (seed 000 §4.5, seed 001 §4.5: 0.9)"},
+    {"mutation-moves", &P::mutation_moves, 1, 1e6,
+     "moves per mutation (ours; the seeds mutate once)"},
+    {"path-move", &P::path_move, 0, 1,
+     "scatter: share of moves that change a path rather than a time slot (ours)"},
+    {"step-move", &P::step_move, 0, 1,
+     "broadcast: share of moves that change a step rather than a sender (ours)"},
+    {"directed", &P::directed, 0, 1,
+     "1: moves and restoration test every alternative and keep the least-conflict one "
+     "(seed 000 §4.5 'testing possible paths'); 0: uniform random choice"},
+    {"acceleration", &P::acceleration, 0, 1,
+     "scatter: enforce the k-port injection limit before evaluation (seed 000 §4.4)"},
+    {"step0", &P::step0, 0, 1,
+     "broadcast: share of the first population whose genes all start at step 1 (seed 000 "
+     "§4.4 building blocks; ours: 0.5)"},
+    {"auto-radius", &P::auto_radius, 0, 1,
+     "AAB on a direct network: receivers within radius 1 unless --radius (seed 000 §4.4)"},
+    {"generations", &P::generations, 0, kMaxCount,
+     "give up a step count after this many generations; 0: no limit"},
+    {"stall", &P::stall, 0, kMaxCount,
+     "give up a step count after this many generations without improvement; 0: never"},
+    {"threads", &P::threads, 1, 256, "threads evaluating the new chromosomes of a generation"},
+}};
+
+void sort_by_fitness(std::vector<evo::Genome>& population) {
+  std::stable_sort(population.begin(), population.end(),
+                   [](const evo::Genome& a, const evo::Genome& b) { return a.fitness < b.fitness; });
+}
+
+// One new chromosome from the univariate marginal model of the parents (see above).
+void sample_child(const evo::Instance& inst, const std::vector<evo::Genome>& population,
+                  const std::vector<int>& parents, evo::Genome& child, evo::Rng& rng) {
+  child.resize(inst);
+  const int n = static_cast<int>(parents.size());
+  auto parent = [&]() -> const evo::Genome& {
+    return population[static_cast<std::size_t>(parents[static_cast<std::size_t>(rng.below(n))])];
+  };
+  for (std::size_t g = 0; g < inst.gene_count(); ++g) {
+    if (inst.broadcast()) child.source[g] = parent().source[g];
+    // A path index means something only for its sender; out of range it wraps around.
+    const int count = inst.route(g, child.source[g]).count;
+    child.path[g] = parent().path[g] % count;
+    child.step[g] = parent().step[g];
+  }
+  child.fitness = -1;
+}
+
+}  // namespace
+
+std::span<const ParamSpec<UmdaParams>> umda_param_table() { return kTable; }
+
+UmdaEngine::UmdaEngine(EngineOptions options, UmdaParams params)
+    : options_(std::move(options)), params_(params) {
+  apply_params(params_, umda_param_table(), options_.params, "umda");
+}
+
+EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
+                               const Budget& budget) {
+  const evo::Instance inst(problem, paths, steps,
+                           evo::effective_radius(problem, options_, params_.auto_radius));
+  const evo::Heuristics h{params_.acceleration, params_.directed, params_.path_move,
+                          params_.step_move};
+  evo::RunControl control("umda", steps, budget, options_, params_.generations, params_.stall);
+  const std::uint64_t seed = control.seed();
+  const int n = params_.population;
+  const int n_children =
+      std::clamp(static_cast<int>(std::lround(params_.offspring * n)), 1, n - 1);
+  const int n_parents = n - n_children;
+
+  evo::ThreadPool pool(params_.threads);
+  std::vector<evo::Workspace> spaces;
+  for (int t = 0; t < pool.size(); ++t) spaces.emplace_back(inst);
+
+  std::vector<evo::Genome> population(static_cast<std::size_t>(n));
+  const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * n)) : 0;
+  pool.run(n, [&](int i, int w) {
+    evo::Rng rng(seed, {0, static_cast<std::uint64_t>(i)});
+    auto& genome = population[static_cast<std::size_t>(i)];
+    evo::randomize(inst, genome, rng, i < step0);
+    evo::evaluate(inst, genome, spaces[static_cast<std::size_t>(w)], rng, h);
+  });
+  sort_by_fitness(population);
+
+  std::vector<evo::Genome> children(static_cast<std::size_t>(n_children));
+  std::vector<int> parents(static_cast<std::size_t>(n_parents));
+  for (;;) {
+    control.record(population.front().fitness);
+    const auto generation = static_cast<std::uint64_t>(control.generation());
+    const bool found = population.front().fitness == 0;
+    const bool expired = control.expired();
+    if (control.link() == nullptr) {
+      if (found) return control.result_feasible(
+          evo::decode(problem, inst, population.front(), "umda", options_.seed));
+      if (expired) return control.result_unknown(true);
+      if (control.gave_up()) return control.result_unknown(false);
+    } else if (control.meeting_due()) {
+      PopulationView view;
+      for (const auto& g : population) view.fitness.push_back(g.fitness);
+      view.genes = [&](std::size_t i) { return population[i].flatten(inst); };
+      const Meeting meeting = control.link()->meet(
+          view, {found ? std::optional<std::size_t>(0) : std::nullopt, control.gave_up(), expired});
+      if (meeting.stop) {
+        if (!meeting.winner) return control.result_unknown(meeting.budget_exhausted);
+        evo::Genome winner;
+        winner.unflatten(inst, *meeting.winner);
+        return control.result_feasible(evo::decode(problem, inst, winner, "umda", options_.seed));
+      }
+      for (const auto& [index, migrant] : meeting.immigrants) {
+        evo::Rng rng(seed, {generation, 0xfffffffULL, index});
+        population[index].unflatten(inst, migrant.genes);
+        evo::evaluate(inst, population[index], spaces[0], rng, h);
+      }
+      sort_by_fitness(population);
+    }
+    if (found || expired) continue;  // on an island: wait for the next meeting
+
+    // Binary tournament: each parent is the better of `tournament` random members.
+    evo::Rng select(seed, {generation, 0x5e1ec7ULL});
+    for (auto& p : parents) {
+      p = select.below(n);
+      for (int k = 1; k < params_.tournament; ++k) {
+        const int other = select.below(n);
+        if (population[static_cast<std::size_t>(other)].fitness <
+            population[static_cast<std::size_t>(p)].fitness)
+          p = other;
+      }
+    }
+    pool.run(n_children, [&](int c, int w) {
+      evo::Rng rng(seed, {generation, static_cast<std::uint64_t>(c) + 1});
+      auto& ws = spaces[static_cast<std::size_t>(w)];
+      auto& child = children[static_cast<std::size_t>(c)];
+      sample_child(inst, population, parents, child, rng);
+      evo::evaluate(inst, child, ws, rng, h);
+      if (child.fitness > 0 && rng.chance(params_.mutation)) {
+        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
+          evo::move(inst, child, ws, rng, h, h.directed);
+        evo::commit(ws);
+        child.fitness = ws.occ.conflicts();
+      }
+    });
+    // The new chromosomes replace the worse half (seed 000 §4.5).
+    for (int c = 0; c < n_children; ++c)
+      std::swap(population[static_cast<std::size_t>(n_parents + c)],
+                children[static_cast<std::size_t>(c)]);
+    sort_by_fitness(population);
+  }
+}
+
+}  // namespace ccsched
