@@ -2,11 +2,13 @@
 // link (and every pair with --double) the best lower bound and the steps of a re-designed
 // schedule for each collective, degraded entries marked with '*'.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/faults/sweep.hpp"
+#include "ccsched/render/html.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "commands.hpp"
 #include "output.hpp"
@@ -25,6 +27,7 @@ struct FaultsOptions {
   double cell_time_limit = 60.0;
   double time_limit = 0.0;
   std::uint64_t seed = 1;
+  std::string html;  // --html FILE: the table as a self-contained HTML page too
 };
 
 std::vector<std::string> split(const std::vector<std::string>& items) {
@@ -43,7 +46,36 @@ std::string cell_text(const FaultCell& c) {
   return fmt::format("{}{}{}", c.steps, c.optimal ? "" : "?", c.degraded ? "*" : "");
 }
 
+// The degradation table as a page of the render module (same style as `render`'s report).
+void write_faults_html(const std::string& path, const Topology& t, const FaultSweep& sweep,
+                       bool double_faults) {
+  TableReport report;
+  report.title = fmt::format("Link faults on {}", t.name().empty() ? "a network" : t.name());
+  report.summary = {{"network", t.name()},
+                    {"collectives", fmt::format("{}", fmt::join(sweep.kinds, ", "))},
+                    {"faults", fmt::format("{} single-link faults{}", sweep.rows.size() - 1,
+                                           double_faults ? " and pairs" : "")},
+                    {"fault diameter", std::to_string(sweep.fault_diameter)},
+                    {"complete", sweep.complete ? "yes" : "no: the time limit cut the sweep"}};
+  report.header = {"link", "diameter"};
+  for (const auto& k : sweep.kinds) report.header.push_back(k + " lb/steps");
+  for (const auto& row : sweep.rows) {
+    std::vector<ReportCell> cells{{row.name, "", ""},
+                                  {row.connected ? std::to_string(row.diameter) : "disc", "", ""}};
+    for (const auto& c : row.cells)
+      cells.push_back({fmt::format("{}/{}", c.lower_bound, cell_text(c)),
+                       c.steps < 0 ? "none" : c.degraded ? "degraded" : !c.optimal ? "unproven" : "",
+                       c.note});
+    report.rows.push_back(std::move(cells));
+  }
+  report.notes = {"'*' degraded (more steps than without faults), '?' not proven optimal, "
+                  "'-' none found (seed 000 Table 5 layout)."};
+  write_file_atomically(path, render_table_html(report));
+}
+
 void run_faults(const FaultsOptions& o) {
+  if (!o.html.empty() && !o.html.ends_with(".html") && !o.html.ends_with(".htm"))
+    throw InvalidParameter("the HTML table goes to a .html file", "--html");
   const Topology t = apply_faults(load_topology(o.problem.network), split(o.problem.faults));
   FaultSweepRequest request;
   for (const auto& k : split(o.kinds)) request.kinds.push_back(parse_collective_kind(k));
@@ -66,6 +98,7 @@ void run_faults(const FaultsOptions& o) {
       if (done == total) fmt::print(stderr, "\r\033[K");
     };
   const FaultSweep sweep = sweep_faults(t, request);
+  if (!o.html.empty()) write_faults_html(o.html, t, sweep, o.double_faults);
 
   if (o.json) {
     nlohmann::json j;
@@ -120,6 +153,7 @@ void add_faults_command(CLI::App& app) {
   cmd->add_option("--cell-time-limit", options->cell_time_limit, "seconds per cell")->capture_default_str();
   cmd->add_option("--time-limit", options->time_limit, "seconds for the whole sweep");
   cmd->add_option("--seed", options->seed, "random seed")->capture_default_str();
+  cmd->add_option("--html", options->html, "also write the table as a self-contained HTML page");
   cmd->callback([options] { run_faults(*options); });
 }
 

@@ -19,5 +19,8 @@ void add_cost_command(CLI::App& app);
 void add_estimate_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_faults_command(CLI::App& app);
+void add_render_command(CLI::App& app);
+void add_codegen_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
 
 }  // namespace ccsched::cli

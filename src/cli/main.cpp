@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   ccsched::cli::add_estimate_command(app);
   ccsched::cli::add_solve_command(app);
   ccsched::cli::add_faults_command(app);
+  ccsched::cli::add_render_command(app);
+  ccsched::cli::add_codegen_command(app);
+  ccsched::cli::add_simulate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -31,9 +31,19 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   const Budget budget(request.time_limit, request.interrupt);
   SolveOutcome out;
   const PathSet paths(problem.topology, problem.model);
-  out.bounds = lower_bounds(problem, paths);
+  // Wormhole scatter-type problems are scheduled with direct delivery (each message one
+  // transfer from origin to target), the model of the seeds and of the SAT engine's direct
+  // encoding; the bounds and every optimality claim are then relative to that model, and
+  // the reason says so. Broadcasts and store-and-forward use the unrestricted model.
+  const bool direct = !is_broadcast(problem.collective) &&
+                      problem.model.switching == Switching::wormhole;
+  BoundOptions bound_options;
+  bound_options.direct_scatter = direct;
+  out.bounds = lower_bounds(problem, paths, bound_options);
   out.lower_bound = out.bounds.best;
+  const std::string model_note = direct ? " (direct delivery, the seeds' model)" : "";
   auto finish = [&]() -> SolveOutcome {
+    if (out.optimal) out.reason += model_note;
     out.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
     if (out.schedule) {
       check_valid(*out.schedule);

@@ -60,6 +60,7 @@ class Encoder {
         options_(options),
         radius_(restriction.radius),
         paths_per_message_(restriction.paths_per_message),
+        balanced_(restriction.balanced),
         budget_(budget),
         cnf_(cnf) {}
 
@@ -145,11 +146,10 @@ class Encoder {
     if (!paths_per_message_ || static_cast<int>(all.size()) <= *paths_per_message_) return all;
     enc_.complete = false;
     enc_.note = std::to_string(*paths_per_message_) + " path(s) per message restriction";
-    if (*paths_per_message_ == 1) {
-      // The first path of the enumeration follows the lowest-numbered channel at every
-      // hop: dimension-ordered routing on hypercubes, meshes and tori, which spreads
-      // all-to-all traffic evenly over the channels.
-      all.resize(1);
+    if (!balanced_) {
+      // The first paths of the enumeration follow the lowest-numbered channel at every
+      // hop: dimension-ordered routing on hypercubes, meshes and tori.
+      all.resize(*paths_per_message_);
       return all;
     }
     if (load_.empty()) load_.assign(problem_.topology.channel_count(), 0);
@@ -246,6 +246,7 @@ class Encoder {
   const EngineOptions& options_;
   std::optional<int> radius_;
   std::optional<int> paths_per_message_;
+  bool balanced_;
   const Budget* budget_;
   std::vector<int> load_;  // channel loads of the paths chosen so far (restricted routing)
   Cnf& cnf_;
@@ -349,8 +350,12 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
     std::size_t most = 0;
     for (const auto& m : problem.collective.messages)
       most = std::max(most, paths.paths(m.origin, m.targets[0]).size());
+    // The first path everywhere is dimension-ordered routing on hypercubes, meshes and
+    // tori; balanced choices suit fat trees and Clos networks, where the first paths
+    // would all climb to the same top switch.
+    if (most > 1) stages.push_back({std::nullopt, 1, false});
     for (int k = 1; static_cast<std::size_t>(k) < most && k <= 4; k *= 2)
-      stages.push_back({std::nullopt, k});
+      stages.push_back({std::nullopt, k, true});
   }
   for (const auto& stage : stages) {
     if (budget.expired()) break;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <queue>
@@ -53,7 +54,8 @@ std::vector<int> levels_from_processors(const Topology& t) {
 }
 
 bool ring_like(const std::string& name) {
-  for (const std::string_view prefix : {"ring:", "uring:", "ngon:", "octagon", "complete:"})
+  for (const std::string_view prefix :
+       {"ring:", "uring:", "ngon:", "octagon", "complete:", "kautz:", "debruijn:"})
     if (name.rfind(prefix, 0) == 0) return true;
   return false;
 }
@@ -84,6 +86,29 @@ struct GraphvizSession {
     if (gvc) gvFreeContext(gvc);
   }
 };
+
+// Grid coordinates from a label "(a,b)" or "(a,b,c)" (mesh and torus generators label
+// nodes so); empty otherwise.
+std::vector<int> grid_coordinates(const std::string& label) {
+  if (label.size() < 5 || label.front() != '(' || label.back() != ')') return {};
+  std::vector<int> out;
+  int value = 0;
+  bool digit = false;
+  for (std::size_t i = 1; i < label.size(); ++i) {
+    const char c = label[i];
+    if (c >= '0' && c <= '9') {
+      value = value * 10 + (c - '0');
+      digit = true;
+    } else if ((c == ',' || c == ')') && digit) {
+      out.push_back(value);
+      value = 0;
+      digit = false;
+    } else {
+      return {};
+    }
+  }
+  return out.size() == 2 || out.size() == 3 ? out : std::vector<int>{};
+}
 
 // Node size in inches: processors are circles wide enough for their label, switches
 // squares. Graphviz keeps vertices apart by these sizes; the pictures use the same ones.
@@ -193,7 +218,7 @@ NetworkLayout layout_network(const Topology& t, LayoutEngine engine) {
     case LayoutEngine::dot:
       set(g, "rankdir", layout.unfolded ? "LR" : "BT");
       set(g, "nodesep", "0.35");
-      set(g, "ranksep", layout.unfolded ? "1.1" : "0.8");
+      set(g, "ranksep", layout.unfolded ? "1.1" : "1.0");
       set(g, "ordering", "out");
       break;
     case LayoutEngine::fdp:
@@ -263,8 +288,50 @@ NetworkLayout layout_network(const Topology& t, LayoutEngine engine) {
       }
     }
   } else {
-    for (const LayoutLink& link : layout.links)
-      agedge(g, gv_nodes[link.a], gv_nodes[link.b], nullptr, 1);
+    // Meshes and tori: the coordinates in the labels give pinned positions, so the picture
+    // reads like the network's definition. A 2-D torus is drawn folded (positions 0, 2,
+    // 4, ... out and ..., 5, 3, 1 back along each axis, odd positions nudged aside), so
+    // that the wrap-around links are as short as the others and no link runs through a
+    // node; a 3-D mesh in an oblique projection. Other coordinates: plain neato.
+    std::vector<std::vector<int>> coords;
+    for (const LayoutVertex& v : layout.vertices) {
+      coords.push_back(grid_coordinates(t.display_name(v.node)));
+      if (coords.back().empty() || coords.back().size() != coords.front().size()) {
+        coords.clear();
+        break;
+      }
+    }
+    const bool mesh = t.name().rfind("mesh:", 0) == 0, torus = t.name().rfind("torus:", 0) == 0;
+    if (!coords.empty() && layout.engine == LayoutEngine::neato &&
+        (mesh || (torus && coords.front().size() == 2))) {
+      std::vector<int> extent(coords.front().size(), 1);
+      for (const auto& c : coords)
+        for (std::size_t d = 0; d < c.size(); ++d) extent[d] = std::max(extent[d], c[d] + 1);
+      const auto fold = [](int i, int k) { return 2 * i < k ? 2 * i : 2 * (k - 1 - i) + 1; };
+      for (std::size_t v = 0; v < coords.size(); ++v) {
+        const auto& c = coords[v];
+        double x = 0.0, y = 0.0;
+        if (torus) {
+          const int fi = fold(c[0], extent[0]), fj = fold(c[1], extent[1]);
+          x = 0.8 * fj + 0.35 * (fi % 2);
+          y = -0.8 * fi - 0.35 * (fj % 2);
+        } else if (c.size() == 2) {
+          x = 1.3 * c[1];
+          y = -1.3 * c[0];
+        } else {
+          x = 1.5 * c[2] + 0.8 * c[0];
+          y = -1.5 * c[1] - 0.6 * c[0];
+        }
+        set(gv_nodes[v], "pos", fmt::format("{:.3f},{:.3f}!", x, y));
+      }
+      set(g, "start", "random");  // neato reads given positions only in this mode
+    }
+    // Longer edges than Graphviz's default inch: room for two lanes and an arrow.
+    const std::string len = fmt::format("{:.2f}", layout.engine == LayoutEngine::neato ? 1.5 : 1.2);
+    for (const LayoutLink& link : layout.links) {
+      Agedge_t* e = agedge(g, gv_nodes[link.a], gv_nodes[link.b], nullptr, 1);
+      set(e, "len", len);
+    }
   }
 
   std::string engine_name(to_string(layout.engine));
@@ -285,6 +352,27 @@ NetworkLayout layout_network(const Topology& t, LayoutEngine engine) {
     max_y = std::max(max_y, -p.y);
   }
   if (layout.vertices.empty()) min_x = min_y = max_x = max_y = 0.0;
+  // Spread force-directed and circular layouts until a link is long enough for two lanes,
+  // an arrow and a label (dot's ranks are spaced by nodesep/ranksep already).
+  if (!ranked && !layout.links.empty()) {
+    double total = 0.0;
+    for (const LayoutLink& link : layout.links)
+      total += std::hypot(layout.vertices[link.a].x - layout.vertices[link.b].x,
+                          layout.vertices[link.a].y - layout.vertices[link.b].y);
+    const double mean = total / static_cast<double>(layout.links.size());
+    constexpr double kWanted = 90.0;  // points
+    if (mean > 1e-6 && mean < kWanted) {
+      const double k = std::min(kWanted / mean, 3.0);
+      for (LayoutVertex& v : layout.vertices) {
+        v.x *= k;
+        v.y *= k;
+      }
+      min_x *= k;
+      min_y *= k;
+      max_x *= k;
+      max_y *= k;
+    }
+  }
   for (LayoutVertex& v : layout.vertices) {
     v.x -= min_x;
     v.y -= min_y;

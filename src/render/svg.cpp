@@ -21,7 +21,7 @@ using render_detail::xml_escape;
 
 constexpr double kMargin = 26.0;       // around the network
 constexpr double kTitleHeight = 30.0;
-constexpr double kLaneOffset = 3.2;    // half the distance between a link's two lanes
+constexpr double kLaneOffset = 3.6;    // half the distance between a link's two lanes
 constexpr double kArrowLength = 9.0;
 constexpr double kArrowHalfWidth = 4.2;
 constexpr double kLegendLine = 15.0;
@@ -108,6 +108,9 @@ Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const Ren
   const Point origin{kMargin + max_half, kTitleHeight + kMargin / 2 + max_half};
   Panel p;
   p.width = std::max(l.width + 2 * (kMargin + max_half), 260.0);
+  // Room for the title: "step 10 of 12: 36 transfers, 36/36 channels busy" at ~7.6 pt a
+  // character in bold 13 px.
+  p.width = std::max(p.width, kMargin + 7.6 * 50.0);
   const double network_bottom = origin.y + l.height + max_half + kMargin / 2;
 
   // Legend geometry: as many columns as fit.

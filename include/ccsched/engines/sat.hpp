@@ -19,7 +19,8 @@ struct SatStats {
 // "infeasible" answer meaningless as a proof (EngineResult::complete = false).
 struct SatRestriction {
   std::optional<int> radius;             // spreading: informers within this many hops
-  std::optional<int> paths_per_message;  // direct: this many load-balanced paths each
+  std::optional<int> paths_per_message;  // direct: this many paths per message
+  bool balanced = true;  // those paths chosen to balance channel load (else: the first ones)
 };
 
 class SatEngine final : public Engine {

@@ -28,6 +28,9 @@ struct UmdaParams {
   double offspring = 0.5;     // new chromosomes replace the worse half (seed 000 §4.5)
   double mutation = 0.9;      // a new chromosome is mutated with this probability (§4.5)
   int mutation_moves = 1;     // moves per mutation (ours; the seeds mutate once)
+  bool climb = false;         // a mutation move that adds conflicts is undone (ours)
+  bool whole_genes = true;    // the model's variables are whole genes (source, path, step
+                              // drawn together); 0: each component on its own
   double path_move = 0.5;     // a scatter move changes a path, else swaps time slots (ours)
   double step_move = 0.2;     // a broadcast move changes a step, else a source/path (ours)
   bool directed = true;       // moves test every alternative and keep the least-conflict

@@ -68,8 +68,9 @@ Collective make_collective(const Topology& t, const CollectiveRequest& request);
 // networks with switches whose processors have one channel each (multistage).
 Model default_model(const Topology& t);
 
-// A link fault as the user wrote it: "U-V" (both directions of an undirected link) or
-// "U->V" (one channel); U and V are ids or labels.
+// A link fault as the user wrote it: "U-V" (a link: both channels of an undirected link;
+// on a digraph, where every channel is a link of its own, the channel U->V, or V->U when
+// only that one exists) or "U->V" (exactly that channel); U and V are ids or labels.
 // Throws InvalidParameter when the text is malformed or names no link.
 std::vector<Channel> parse_fault(const Topology& t, std::string_view text);
 Topology apply_faults(const Topology& t, const std::vector<std::string>& faults);

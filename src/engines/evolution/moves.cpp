@@ -152,7 +152,7 @@ struct Mover {
     std::int64_t best = INT64_MAX;
     int ties = 0;
     for (int c = 0; c < inst.candidate_count(i); ++c) {
-      if (informed_step(i, c) >= s || !ws.occ.send_free(s, inst.candidate(i, c))) continue;
+      if (informed_step(i, c) >= s) continue;
       const Route& route = inst.route(i, c);
       for (std::int32_t p = 0; p < route.count; ++p) {
         if (c == genome.source[i] && p == genome.path[i]) continue;
@@ -175,7 +175,27 @@ struct Mover {
     return true;
   }
 
-  // A new step for a broadcast transfer, then restoration of its message's tree.
+  // Journals rows a and b (possibly the same), takes their transfers out, applies
+  // `change`, and restores the rows' trees (soft ports, see restoration.cpp).
+  template <class Change>
+  void rebuild_rows(int a, int b, Change change) {
+    auto take_out = [&](int row) {
+      for (int r = inst.row_begin(row); r < inst.row_begin(row + 1); ++r) {
+        const auto ri = static_cast<std::size_t>(r);
+        ws.journal.push_back({r, genome.source[ri], genome.path[ri], genome.step[ri]});
+        ws.occ.remove(at(r));
+      }
+    };
+    take_out(a);
+    if (b != a) take_out(b);
+    change();
+    restore_row(inst, genome, a, rng, h.directed, false, ws);
+    if (b != a) restore_row(inst, genome, b, rng, h.directed, false, ws);
+  }
+
+  // A new step for a broadcast transfer, then restoration of its message's tree. A
+  // directed move takes the step where the transfer (from its best informed sender)
+  // meets the fewest conflicts.
   bool broadcast_step(int g) {
     const auto i = static_cast<std::size_t>(g);
     const int s = genome.step[i];
@@ -188,9 +208,9 @@ struct Mover {
       std::int64_t best = INT64_MAX;
       int ties = 0;
       for (int t = 1; t <= T; ++t) {
-        if (t == s || !ws.occ.receive_free(t, v)) continue;
+        if (t == s) continue;
         for (int c = 0; c < inst.candidate_count(i); ++c) {
-          if (informed_step(i, c) >= t || !ws.occ.send_free(t, inst.candidate(i, c))) continue;
+          if (informed_step(i, c) >= t) continue;
           const Route& route = inst.route(i, c);
           for (std::int32_t p = 0; p < route.count; ++p) {
             const std::int64_t cost = ws.occ.cost({t, inst.candidate(i, c), v, route.first + p});
@@ -214,18 +234,52 @@ struct Mover {
       if (chosen_step == s) chosen_step = chosen_step % T + 1;
     }
     if (chosen_step < 0) return false;
-    // Journal the whole row, take its transfers out, and let restoration rebuild it.
     const int row = inst.gene(i).row;
-    const int begin = inst.row_begin(row), end = inst.row_begin(row + 1);
-    for (int r = begin; r < end; ++r) {
-      const auto ri = static_cast<std::size_t>(r);
-      ws.journal.push_back({r, genome.source[ri], genome.path[ri], genome.step[ri]});
-      ws.occ.remove(at(r));
+    rebuild_rows(row, row, [&] {
+      genome.source[i] = chosen_source;
+      genome.path[i] = chosen_path;
+      genome.step[i] = chosen_step;
+    });
+    return true;
+  }
+
+  // The time-slot swap for broadcast: two transfers from the same sender exchange steps
+  // (the sender's injections per step stay as they were, as in the scatter swap of seed
+  // 000 §4.4), then the trees of both messages are restored.
+  bool broadcast_swap(int g) {
+    const auto i = static_cast<std::size_t>(g);
+    const NodeId sender = inst.candidate(i, genome.source[i]);
+    const int s = genome.step[i];
+    int chosen = -1;
+    std::int64_t best = INT64_MAX;
+    int ties = 0;
+    for (std::size_t o = 0; o < inst.gene_count(); ++o) {
+      const int t = genome.step[o];
+      if (o == i || t == s || t > inst.steps() || inst.candidate(o, genome.source[o]) != sender)
+        continue;
+      const int other = static_cast<int>(o);
+      std::int64_t value = 0;
+      if (directed) {
+        // The two transfers' conflicts after the exchange, tree repairs aside.
+        const std::int32_t pg = genome.path[i], po = genome.path[o];
+        try_gene(g, pg, t);
+        try_gene(other, po, s);
+        value = ws.occ.conflicts();
+        try_gene(other, po, t);
+        try_gene(g, pg, s);
+      }
+      if (value < best) {
+        best = value;
+        ties = 1;
+        chosen = other;
+      } else if (value == best && keep_tie(ties)) {
+        chosen = other;
+      }
     }
-    genome.source[i] = chosen_source;
-    genome.path[i] = chosen_path;
-    genome.step[i] = chosen_step;
-    restore_row(inst, genome, row, rng, h.directed, ws);
+    if (chosen < 0) return false;
+    const auto o = static_cast<std::size_t>(chosen);
+    rebuild_rows(inst.gene(i).row, inst.gene(o).row,
+                 [&] { std::swap(genome.step[i], genome.step[o]); });
     return true;
   }
 };
@@ -255,7 +309,12 @@ bool move(const Instance& inst, Genome& genome, Workspace& ws, Rng& rng, const H
   bool moved = false;
   if (inst.broadcast()) {
     const bool overdue = genome.step[static_cast<std::size_t>(g)] > inst.steps();
-    if (overdue || rng.chance(h.step_move)) moved = mover.broadcast_step(g);
+    if (overdue) {
+      moved = mover.broadcast_step(g);
+    } else if (rng.chance(h.step_move)) {
+      moved = rng.chance(0.5) ? mover.broadcast_swap(g) : mover.broadcast_step(g);
+      if (!moved) moved = mover.broadcast_step(g);
+    }
     if (!moved) moved = mover.broadcast_source(g);
     if (!moved && !overdue) moved = mover.broadcast_step(g);
   } else {

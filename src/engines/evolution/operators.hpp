@@ -61,17 +61,18 @@ void randomize(const Instance& inst, Genome& genome, Rng& rng, bool step0);
 
 // Repairs `genome` (acceleration for scatter, restoration for broadcast), places every
 // transfer into ws.occ and sets genome.fitness. ws.occ then matches the genome, ready for
-// incremental moves.
+// incremental moves. `construct`: a first individual, whose broadcast trees are built
+// with hard port limits (see restoration.cpp).
 std::int64_t evaluate(const Instance& inst, Genome& genome, Workspace& ws, Rng& rng,
-                      const Heuristics& h);
+                      const Heuristics& h, bool construct = false);
 
 // Scatter: no sender injects more than k messages in one step (seed 000 §4.4).
 void accelerate(const Instance& inst, Genome& genome, Rng& rng, Workspace& ws);
 
 // Broadcast: rebuilds the tree of row `row` step by step. The row's transfers must not be
-// in ws.occ; they are added as they are decided.
+// in ws.occ; they are added as they are decided. `hard_ports`: postpone past full ports.
 void restore_row(const Instance& inst, Genome& genome, int row, Rng& rng, bool directed,
-                 Workspace& ws);
+                 bool hard_ports, Workspace& ws);
 
 // One move on the evaluated `genome` (ws.occ matching it). Journals what it changes so
 // that undo() can revert it; commit() forgets the journal. Returns false when no move

@@ -6,10 +6,16 @@
 // With the receiver radius (seed 000 §4.4) the candidates are only holders within r hops
 // (Instance), so it "can happen that there is no node that can inform a selected node in
 // a given communication step"; the transfer is then postponed to the next step, possibly
-// past T, where the step-limit penalty counts it. We apply the same postponement when
-// every informed candidate has used its k injection ports in that step, or the target
-// its k reception ports: the broadcast counterpart of the scatter acceleration heuristic,
-// so restored trees always respect the k-port model.
+// past T, where the step-limit penalty counts it.
+//
+// Ports. When a first individual is constructed (`hard_ports`), a transfer is also
+// postponed when every informed candidate has used its k injection ports in that step,
+// or the target its k reception ports: the broadcast counterpart of the scatter
+// acceleration heuristic, which turns the step-0 building blocks into port-respecting
+// waves. Afterwards (new chromosomes, repairs after a move) ports are soft: a sender with
+// a free port is preferred, a full port is counted by the fitness, and only a missing
+// informed sender postpones — otherwise a nearly full schedule would cascade into
+// postponements for every small change.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -25,6 +31,7 @@ struct RowRestorer {
   Workspace& ws;
   Rng& rng;
   bool directed;
+  bool hard_ports;
   int begin;
 
   bool informed_before(std::size_t g, int c, int s) const {
@@ -37,21 +44,30 @@ struct RowRestorer {
     const auto g = static_cast<std::size_t>(gi);
     const NodeId v = inst.gene(g).target;
     const bool last = s >= inst.max_step();
-    if (!last && !ws.occ.receive_free(s, v)) return false;
+    if (hard_ports && !last && !ws.occ.receive_free(s, v)) return false;
     int chosen = -1;
     std::int32_t path = genome.path[g];
     const int c0 = genome.source[g];
-    if (informed_before(g, c0, s) && ws.occ.send_free(s, inst.candidate(g, c0))) {
+    if (informed_before(g, c0, s) &&
+        (!hard_ports || ws.occ.send_free(s, inst.candidate(g, c0)))) {
       chosen = c0;
     } else {
-      // A new informed sender with a free port, and a path from it (seed 000 §4.4).
+      // A new informed sender and a path from it (seed 000 §4.4); a free port first.
       std::int64_t best = INT64_MAX;
       int ties = 0;
+      bool free_seen = false;
       for (int c = 0; c < inst.candidate_count(g); ++c) {
-        if (!informed_before(g, c, s) || !ws.occ.send_free(s, inst.candidate(g, c))) continue;
+        if (!informed_before(g, c, s)) continue;
+        const bool free = ws.occ.send_free(s, inst.candidate(g, c));
+        if (hard_ports && !free) continue;
         const Route& route = inst.route(g, c);
         if (!directed) {
-          if (rng.below(++ties) == 0) {
+          // Uniform among the free senders, or among all informed if none is free.
+          if (free && !free_seen) {
+            free_seen = true;
+            ties = 0;
+          }
+          if (free == free_seen && rng.below(++ties) == 0) {
             chosen = c;
             path = rng.below(route.count);
           }
@@ -90,7 +106,7 @@ struct RowRestorer {
 }  // namespace
 
 void restore_row(const Instance& inst, Genome& genome, int row, Rng& rng, bool directed,
-                 Workspace& ws) {
+                 bool hard_ports, Workspace& ws) {
   const int begin = inst.row_begin(row), end = inst.row_begin(row + 1);
   const auto n = static_cast<std::size_t>(end - begin);
   ws.informed.assign(n, INT_MAX);
@@ -100,7 +116,7 @@ void restore_row(const Instance& inst, Genome& genome, int row, Rng& rng, bool d
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     return genome.step[a] != genome.step[b] ? genome.step[a] < genome.step[b] : a < b;
   });
-  RowRestorer restorer{inst, genome, ws, rng, directed, begin};
+  RowRestorer restorer{inst, genome, ws, rng, directed, hard_ports, begin};
   auto& current = ws.current;
   auto& carry = ws.carry;
   carry.clear();

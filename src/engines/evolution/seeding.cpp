@@ -18,12 +18,12 @@ void randomize(const Instance& inst, Genome& genome, Rng& rng, bool step0) {
 }
 
 std::int64_t evaluate(const Instance& inst, Genome& genome, Workspace& ws, Rng& rng,
-                      const Heuristics& h) {
+                      const Heuristics& h, bool construct) {
   ws.conflicts.reset();
   ws.journal.clear();
   if (inst.broadcast()) {
     ws.occ.clear();
-    for (int r = 0; r < inst.row_count(); ++r) restore_row(inst, genome, r, rng, h.directed, ws);
+    for (int r = 0; r < inst.row_count(); ++r) restore_row(inst, genome, r, rng, h.directed, construct, ws);
     genome.fitness = ws.occ.conflicts();
   } else {
     if (h.acceleration) accelerate(inst, genome, rng, ws);

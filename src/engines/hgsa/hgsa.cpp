@@ -123,11 +123,11 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     auto& w = workers[static_cast<std::size_t>(i)];
     auto& rng = streams[static_cast<std::size_t>(i)];
     evo::randomize(inst, w.genome, rng, i < step0);
-    evo::evaluate(inst, w.genome, w.ws, rng, h);
+    evo::evaluate(inst, w.genome, w.ws, rng, h, true);
     w.temperature = params_.temperature;
   });
   evo::randomize(inst, master.genome, master_rng, w_count < step0);
-  evo::evaluate(inst, master.genome, master.ws, master_rng, h);
+  evo::evaluate(inst, master.genome, master.ws, master_rng, h, true);
 
   // The master's genetic step (seed 002 §5), see the file comment.
   auto master_step = [&]() {

@@ -25,7 +25,7 @@ namespace {
 using P = UmdaParams;
 constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 14> kTable{{
+const std::array<ParamSpec<P>, 16> kTable{{
     {"population", &P::population, 4, 1e6, "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
     {"tournament", &P::tournament, 1, 64,
      "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
@@ -36,6 +36,12 @@ const std::array<ParamSpec<P>, 14> kTable{{
      "probability that a new chromosome is mutated (seed 000 §4.5, seed 001 §4.5: 0.9)"},
     {"mutation-moves", &P::mutation_moves, 1, 1e6,
      "moves per mutation (ours; the seeds mutate once)"},
+    {"climb", &P::climb, 0, 1,
+     "1: a mutation move that adds conflicts is undone, so a mutation walks downhill and "
+     "across plateaus (ours); 0: every move is kept (the seeds' blind mutation)"},
+    {"whole-genes", &P::whole_genes, 0, 1,
+     "1: the marginal model's variables are whole genes, (source, path, step) drawn "
+     "together; 0: every gene component is a variable of its own"},
     {"path-move", &P::path_move, 0, 1,
      "scatter: share of moves that change a path rather than a time slot (ours)"},
     {"step-move", &P::step_move, 0, 1,
@@ -64,13 +70,21 @@ void sort_by_fitness(std::vector<evo::Genome>& population) {
 
 // One new chromosome from the univariate marginal model of the parents (see above).
 void sample_child(const evo::Instance& inst, const std::vector<evo::Genome>& population,
-                  const std::vector<int>& parents, evo::Genome& child, evo::Rng& rng) {
+                  const std::vector<int>& parents, bool whole_genes, evo::Genome& child,
+                  evo::Rng& rng) {
   child.resize(inst);
   const int n = static_cast<int>(parents.size());
   auto parent = [&]() -> const evo::Genome& {
     return population[static_cast<std::size_t>(parents[static_cast<std::size_t>(rng.below(n))])];
   };
   for (std::size_t g = 0; g < inst.gene_count(); ++g) {
+    if (whole_genes) {
+      const evo::Genome& p = parent();
+      child.source[g] = p.source[g];
+      child.path[g] = p.path[g];
+      child.step[g] = p.step[g];
+      continue;
+    }
     if (inst.broadcast()) child.source[g] = parent().source[g];
     // A path index means something only for its sender; out of range it wraps around.
     const int count = inst.route(g, child.source[g]).count;
@@ -112,7 +126,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
     evo::Rng rng(seed, {0, static_cast<std::uint64_t>(i)});
     auto& genome = population[static_cast<std::size_t>(i)];
     evo::randomize(inst, genome, rng, i < step0);
-    evo::evaluate(inst, genome, spaces[static_cast<std::size_t>(w)], rng, h);
+    evo::evaluate(inst, genome, spaces[static_cast<std::size_t>(w)], rng, h, true);
   });
   sort_by_fitness(population);
 
@@ -164,19 +178,27 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       evo::Rng rng(seed, {generation, static_cast<std::uint64_t>(c) + 1});
       auto& ws = spaces[static_cast<std::size_t>(w)];
       auto& child = children[static_cast<std::size_t>(c)];
-      sample_child(inst, population, parents, child, rng);
+      sample_child(inst, population, parents, params_.whole_genes, child, rng);
       evo::evaluate(inst, child, ws, rng, h);
       if (child.fitness > 0 && rng.chance(params_.mutation)) {
-        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
+        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m) {
+          const std::int64_t before = ws.occ.conflicts();
           evo::move(inst, child, ws, rng, h, h.directed);
-        evo::commit(ws);
+          if (params_.climb && ws.occ.conflicts() > before)
+            evo::undo(inst, child, ws);
+          else
+            evo::commit(ws);
+        }
         child.fitness = ws.occ.conflicts();
       }
     });
-    // The new chromosomes replace the worse half (seed 000 §4.5).
+    // The new chromosomes replace the worse half (seed 000 §4.5). They are ranked before
+    // older members of equal fitness, so that the population drifts across plateaus
+    // instead of keeping the first member that reached a fitness level.
     for (int c = 0; c < n_children; ++c)
       std::swap(population[static_cast<std::size_t>(n_parents + c)],
                 children[static_cast<std::size_t>(c)]);
+    std::rotate(population.begin(), population.begin() + n_parents, population.end());
     sort_by_fitness(population);
   }
 }

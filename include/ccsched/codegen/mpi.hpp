@@ -1,0 +1,47 @@
+// MPI program generation: a schedule becomes a standalone C program that performs it with
+// real data and checks the result — the seeds' point that a schedule is meant to be
+// loaded into a communication library, made real.
+//
+//   std::string c = generate_mpi_program(schedule);          // write it to prog.c
+//   compile_mpi_program("prog.c", "prog");                   // mpicc (toolchain.hpp)
+//   ProcessResult r = run_mpi_program("prog", 12);           // mpirun -np 12
+//
+// The program:
+//   - rank r is the r-th processor in id order (processor r for direct networks, whose
+//     processors are 0..P-1; switches have no rank); it must run on exactly P ranks;
+//   - every message is a block of `elements` ints with contents that depend on the
+//     message id, held first by the message's origin (a broadcast's one buffer, a scatter's
+//     distinct block per target);
+//   - every step is one round: MPI_Irecv for the transfers this rank receives, MPI_Isend
+//     for those it sends (a transfer carrying several messages under combining packs them
+//     into one send), MPI_Waitall, and MPI_Barrier when built with -DCCSCHED_BARRIER=1;
+//     a rank forwards only what it holds — it received it in an earlier step, as in the
+//     broadcast trees of seed 000 Table 4 — and reports an error otherwise;
+//   - the MPI library routes each transfer; the path a schedule gives it through the
+//     network is not enforced (MPI has no such control);
+//   - at the end every rank checks that it holds every message the collective must deliver
+//     to it, with the right contents, prints one line ("rank 3 (10): ok, 11 of 11 messages
+//     correct"), and rank 0 prints a summary line; the exit status is 0 when every rank is
+//     correct, 1 otherwise.
+#pragma once
+
+#include <string>
+
+#include "ccsched/schedule/schedule.hpp"
+
+namespace ccsched {
+
+struct MpiProgramOptions {
+  int elements = 256;    // ints per message (1 KiB); the program may be rebuilt with
+                         // -DCCSCHED_ELEMENTS=n to change it
+  bool barrier = false;  // default of CCSCHED_BARRIER: MPI_Barrier after every step
+  std::string source;    // where the schedule came from, for the program's header comment
+};
+
+// The C source. Throws InvalidParameter for elements < 1 and Unsupported when the schedule
+// has more steps than the MPI tag range guarantees (32767). The schedule should be valid
+// (verify it first); a transfer from a rank that does not hold its message is reported by
+// the running program.
+std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& options = {});
+
+}  // namespace ccsched

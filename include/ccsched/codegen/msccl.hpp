@@ -1,0 +1,52 @@
+// MSCCL algorithm XML: the format NCCL-compatible runtimes with the MSCCL executor
+// (msccl-executor-nccl, RCCL) load from MSCCL_ALGO_DIR. A schedule of one of five
+// collectives becomes an algorithm of the matching MSCCL collective:
+//
+//   OAB -> broadcast   one chunk; the root sends from its input, everyone receives into
+//                      its output and forwards from it
+//   AAB -> allgather   chunk r of the output is rank r's input
+//   OAS -> scatter     chunk j of the root's input goes to rank j's output
+//   AOG -> gather      rank r's input becomes chunk r of the root's output
+//   AAS -> alltoall    chunk j of rank i's input becomes chunk i of rank j's output
+//
+// One MSCCL chunk is one message of the schedule. Each GPU (rank = processor index, as in
+// mpi.hpp) gets one thread block per peer it sends to and one per peer it receives from
+// (MSCCL allows one send peer and one receive peer per thread block), plus one for the
+// local copy of its own chunk (the algorithms are out-of-place). Within a thread block the
+// steps follow the schedule's steps; every send in schedule step s+1 depends on the
+// rank's receives of steps <= s (`depid`/`deps`, extra dependencies through `nop` steps,
+// `hasdep="1"` on the receives waited for), so a rank starts a step only when its earlier
+// steps have delivered, and a forwarded chunk is always there before it leaves. A chunk a
+// rank only relays (it is not a target) sits in the scratch buffer.
+//
+//   std::string xml = generate_msccl_xml(schedule);
+//
+// Limits (docs/CODEGEN.md): the XML carries no routes — the runtime moves each chunk
+// between the two GPUs by its own transport, so the channel-disjointness the schedule
+// guarantees holds only if the transport follows the schedule's paths; steps are not
+// globally synchronized (no barrier in MSCCL); the root of a rooted collective is fixed
+// (MSCCL does not check the root when it picks an algorithm); combined transfers become
+// one send per message; the executor's limits (256 steps per thread block, 32 send and 32
+// receive peers per channel, 32 channels) are checked and reported as Unsupported.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ccsched/schedule/schedule.hpp"
+
+namespace ccsched {
+
+struct MscclOptions {
+  std::string name;              // algorithm name; default "ccsched_<kind>_<network>"
+  std::string protocol = "Simple";  // Simple | LL | LL128
+  std::int64_t min_bytes = 0;    // the executor picks the algorithm for sizes in
+  std::int64_t max_bytes = 0;    // [min_bytes, max_bytes]; 0 = no upper limit
+};
+
+// Throws Unsupported for collectives other than OAB, AAB, OAS, AOG, AAS (or ones whose
+// senders and receivers are not all processors, where MSCCL needs them), and when an
+// executor limit is exceeded; InvalidParameter for an unknown protocol.
+std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options = {});
+
+}  // namespace ccsched

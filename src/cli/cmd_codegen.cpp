@@ -1,0 +1,118 @@
+// `ccsched codegen mpi|msccl FILE -o OUT`: a schedule as something that runs.
+//   mpi    a standalone C program using MPI (rank r = processor r) that performs the
+//          schedule with real data and checks it; --build compiles it with mpicc, --run
+//          also runs it with mpirun on P ranks and exits with its status;
+//   msccl  the MSCCL algorithm XML of a broadcast, allgather, scatter, gather or alltoall.
+// The schedule must pass `verify`. docs/CODEGEN.md.
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "ccsched/codegen/mpi.hpp"
+#include "ccsched/codegen/msccl.hpp"
+#include "ccsched/codegen/toolchain.hpp"
+#include "ccsched/core/error.hpp"
+#include "ccsched/cost/units.hpp"
+#include "commands.hpp"
+#include "output.hpp"
+#include "verified_schedule.hpp"
+
+namespace ccsched::cli {
+namespace {
+
+struct MpiCliOptions {
+  std::string file;
+  std::string output;
+  std::string bytes = "1024";
+  bool barrier = false;
+  bool build = false;
+  bool run = false;
+};
+
+struct MscclCliOptions {
+  std::string file;
+  std::string output;
+  std::string name;
+  std::string protocol = "Simple";
+  std::string min_bytes = "0";
+  std::string max_bytes = "0";
+};
+
+void require_extension(const std::string& path, const std::string& ext, const char* what) {
+  if (path == "-") return;
+  if (std::filesystem::path(path).extension().string() != ext)
+    throw InvalidParameter(
+        fmt::format("unknown output extension '{}' ({} are written to a {} file)",
+                    std::filesystem::path(path).extension().string(), what, ext),
+        path);
+}
+
+void run_mpi(const MpiCliOptions& o) {
+  require_extension(o.output, ".c", "MPI programs");
+  const std::int64_t bytes = parse_bytes(o.bytes, "--bytes");
+  if (bytes < 4 || bytes % 4 != 0 || bytes / 4 > (1 << 28))
+    throw InvalidParameter("messages are arrays of 4-byte ints: give a positive multiple of 4",
+                           "--bytes");
+  if ((o.build || o.run) && o.output == "-")
+    throw InvalidParameter("--build and --run need a file to compile", "-o");
+  const Schedule s = read_verified_schedule(o.file);
+  MpiProgramOptions options;
+  options.elements = static_cast<int>(bytes / 4);
+  options.barrier = o.barrier;
+  options.source = std::filesystem::path(o.file).filename().string();
+  write_output(o.output, generate_mpi_program(s, options));
+  if (!o.build && !o.run) return;
+  const std::string executable = std::filesystem::path(o.output).replace_extension().string();
+  compile_mpi_program(o.output, executable);
+  if (!o.run) return;
+  const ProcessResult r = run_mpi_program(executable, s.topology.processor_count());
+  fmt::print("{}", r.output);
+  if (r.status != 0) throw ExitStatus{1};
+}
+
+void run_msccl(const MscclCliOptions& o) {
+  require_extension(o.output, ".xml", "MSCCL algorithms");
+  MscclOptions options;
+  options.name = o.name;
+  options.protocol = o.protocol;
+  options.min_bytes = parse_bytes(o.min_bytes, "--min-bytes");
+  options.max_bytes = parse_bytes(o.max_bytes, "--max-bytes");
+  const Schedule s = read_verified_schedule(o.file);
+  write_output(o.output, generate_msccl_xml(s, options));
+}
+
+}  // namespace
+
+void add_codegen_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("codegen", "turn a schedule into a program: mpi (C + MPI) or "
+                                            "msccl (MSCCL algorithm XML)");
+  cmd->require_subcommand(1);
+
+  auto mpi = std::make_shared<MpiCliOptions>();
+  auto* m = cmd->add_subcommand("mpi", "standalone C/MPI program performing the schedule with "
+                                       "real data and checking every rank's result");
+  m->add_option("file", mpi->file, "schedule document (ccsched-schedule/1 JSON)")->required();
+  m->add_option("-o,--output", mpi->output, "prog.c (or - for stdout)")->required();
+  m->add_option("--bytes", mpi->bytes, "bytes per message (a multiple of 4)")->capture_default_str();
+  m->add_flag("--barrier", mpi->barrier, "MPI_Barrier after every step (default of the program)");
+  m->add_flag("--build", mpi->build, "compile it with mpicc (executable: OUTPUT without .c)");
+  m->add_flag("--run", mpi->run, "compile it and run it with mpirun on P ranks; exit 1 if a rank "
+                                 "reports wrong data");
+  m->callback([mpi] { run_mpi(*mpi); });
+
+  auto msccl = std::make_shared<MscclCliOptions>();
+  auto* x = cmd->add_subcommand("msccl", "MSCCL algorithm XML (broadcast OAB, allgather AAB, "
+                                         "scatter OAS, gather AOG, alltoall AAS)");
+  x->add_option("file", msccl->file, "schedule document (ccsched-schedule/1 JSON)")->required();
+  x->add_option("-o,--output", msccl->output, "algo.xml (or - for stdout)")->required();
+  x->add_option("--name", msccl->name, "algorithm name (default ccsched_<kind>_<network>)");
+  x->add_option("--protocol", msccl->protocol, "Simple | LL | LL128")->capture_default_str();
+  x->add_option("--min-bytes", msccl->min_bytes, "smallest size the runtime should use it for")
+      ->capture_default_str();
+  x->add_option("--max-bytes", msccl->max_bytes, "largest size (0: no limit)")->capture_default_str();
+  x->callback([msccl] { run_msccl(*msccl); });
+}
+
+}  // namespace ccsched::cli

@@ -1,0 +1,52 @@
+// Reading a schedule document for the commands that act on it (render, codegen, simulate):
+// a schedule that fails `verify` has no meaningful picture, program or time, so it is
+// refused with one line naming the first broken rule (exit status 2). `tolerated` lists
+// rules whose violations are reported as warnings instead (simulate measures what breaking
+// the channel and port rules costs).
+#pragma once
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
+
+namespace ccsched::cli {
+
+inline Schedule read_verified_schedule(const std::string& file,
+                                       std::initializer_list<int> tolerated = {}) {
+  Schedule s = read_schedule_file(file);
+  const auto violations = verify_schedule(s);
+  std::size_t warned = 0;
+  const Violation* first_fatal = nullptr;
+  std::size_t fatal = 0;
+  for (const Violation& v : violations) {
+    if (std::find(tolerated.begin(), tolerated.end(), v.rule) != tolerated.end()) {
+      ++warned;
+    } else {
+      if (!first_fatal) first_fatal = &v;
+      ++fatal;
+    }
+  }
+  if (first_fatal)
+    throw InvalidInput(fmt::format("not a valid schedule ({} violation{}; first: {}); see "
+                                   "'ccsched verify'",
+                                   violations.size(), violations.size() == 1 ? "" : "s",
+                                   first_fatal->text),
+                       file);
+  if (warned > 0) {
+    const auto it = std::find_if(violations.begin(), violations.end(), [&](const Violation& v) {
+      return std::find(tolerated.begin(), tolerated.end(), v.rule) != tolerated.end();
+    });
+    fmt::print(stderr, "ccsched: warning: {}: {} conflict{} (first: {}); replaying it anyway\n",
+               file, warned, warned == 1 ? "" : "s", it->text);
+  }
+  return s;
+}
+
+}  // namespace ccsched::cli

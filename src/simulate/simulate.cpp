@@ -1,0 +1,224 @@
+// SimGrid replay (simulate.hpp). The parent checks the input and computes the linear
+// model's figures; a forked child builds the platform, runs the steps and writes the
+// simulated step times into a pipe. SimGrid headers stay in this file.
+#include "ccsched/simulate/simulate.hpp"
+
+#include <fmt/core.h>
+#include <simgrid/s4u.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xbt/log.h>
+
+#include <cerrno>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/cost/linear.hpp"
+
+namespace ccsched {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+// A transfer as the simulation needs it: end processors, the channels it holds in order,
+// and its size.
+struct Flow {
+  NodeId from = kNoNode, to = kNoNode;
+  std::vector<ChannelId> channels;
+  double bytes = 0.0;
+};
+
+// Runs in the child: every step's flows on one platform; returns the step durations.
+std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector<Flow>>& steps,
+                                const SimulationParameters& p) {
+  int argc = 1;
+  char program[] = "ccsched";
+  char* argv[] = {program, nullptr};
+  sg4::Engine engine(&argc, argv);
+  xbt_log_control_set("root.thresh:critical");
+  // CM02: the plain max-min model, no TCP correction factors, so that an uncontended
+  // transfer takes exactly latency + size / bandwidth; no reverse-direction cross
+  // traffic, so the two directions of a full-duplex link are independent.
+  sg4::Engine::set_config("network/model:CM02");
+  sg4::Engine::set_config("network/crosstraffic:0");
+  sg4::Engine::set_config("network/TCP-gamma:0");
+
+  auto* root = sg4::create_full_zone("ccsched");
+  // One link per channel pair; remember each channel's (link, direction).
+  std::vector<sg4::LinkInRoute> hop(static_cast<std::size_t>(t.channel_count()),
+                                    sg4::LinkInRoute(nullptr));
+  for (ChannelId c = 0; c < t.channel_count(); ++c) {
+    const Channel ch = t.channel(c);
+    if (hop[c].get_link() != nullptr) continue;
+    const auto reverse = t.find_channel(ch.to, ch.from);
+    if (reverse) {
+      auto* link = root->create_split_duplex_link(fmt::format("c{}-{}", ch.from, ch.to), p.bandwidth)
+                       ->set_latency(p.hop_latency)
+                       ->seal();
+      hop[c] = sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP);
+      hop[*reverse] = sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::DOWN);
+    } else {
+      auto* link = root->create_link(fmt::format("c{}-{}", ch.from, ch.to), p.bandwidth)
+                       ->set_latency(p.hop_latency)
+                       ->seal();
+      hop[c] = sg4::LinkInRoute(link);
+    }
+  }
+  sg4::Host* driver_host = root->create_host("driver", 1e9)->seal();
+
+  struct Started {
+    sg4::Host* from;
+    sg4::Host* to;
+    double bytes;
+  };
+  std::vector<std::vector<Started>> plan(steps.size());
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    if (steps[s].empty()) continue;
+    auto* zone = sg4::create_full_zone(fmt::format("step{}", s + 1));
+    zone->set_parent(root);
+    std::map<std::pair<NodeId, int>, sg4::Host*> hosts;  // (processor, copy) -> host
+    std::map<std::pair<NodeId, NodeId>, int> pair_count;
+    const auto host = [&](NodeId n, int copy) {
+      auto& h = hosts[{n, copy}];
+      if (!h) h = zone->create_host(fmt::format("p{}.s{}.{}", n, s + 1, copy), 1e9)->seal();
+      return h;
+    };
+    for (std::size_t f = 0; f < steps[s].size(); ++f) {
+      const Flow& flow = steps[s][f];
+      const int copy = pair_count[{flow.from, flow.to}]++;
+      sg4::Host* a = host(flow.from, copy);
+      sg4::Host* b = host(flow.to, copy);
+      // The start-up latency on a link of the transfer's own: it delays, never shares.
+      auto* start_up = zone->create_link(fmt::format("t0.s{}.{}", s + 1, f), p.bandwidth)
+                           ->set_latency(p.latency)
+                           ->seal();
+      std::vector<sg4::LinkInRoute> route{sg4::LinkInRoute(start_up)};
+      for (const ChannelId c : flow.channels) route.push_back(hop[c]);
+      zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, route, false);
+      plan[s].push_back({a, b, flow.bytes});
+    }
+    zone->seal();
+  }
+  root->seal();
+
+  std::vector<double> seconds(steps.size(), 0.0);
+  sg4::Actor::create("steps", driver_host, [&] {
+    for (std::size_t s = 0; s < plan.size(); ++s) {
+      if (plan[s].empty()) continue;
+      const double start = sg4::Engine::get_clock();
+      std::vector<sg4::CommPtr> comms;
+      for (const Started& st : plan[s])
+        comms.push_back(sg4::Comm::sendto_async(st.from, st.to, static_cast<uint64_t>(st.bytes)));
+      sg4::Comm::wait_all(comms);
+      seconds[s] = sg4::Engine::get_clock() - start;
+    }
+  });
+  engine.run();
+  return seconds;
+}
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
+  if (!(p.bandwidth > 0) || !std::isfinite(p.bandwidth))
+    throw InvalidParameter("bandwidth must be positive", "--bandwidth");
+  if (!(p.latency >= 0) || !(p.hop_latency >= 0))
+    throw InvalidParameter("latencies must not be negative", "--latency");
+  if (p.message_bytes < 0) throw InvalidParameter("bytes must not be negative", "--bytes");
+  const Topology& t = s.topology;
+
+  // Flows per step, checked here so that the child has nothing left to refuse.
+  std::vector<std::vector<Flow>> steps(static_cast<std::size_t>(std::max(s.steps, 0)));
+  for (std::size_t i = 0; i < s.transfers.size(); ++i) {
+    const Transfer& tr = s.transfers[i];
+    const std::string where = fmt::format("transfers[{}]", i);
+    if (tr.step < 1 || tr.step > s.steps)
+      throw InvalidInput(fmt::format("step {} outside 1..{}", tr.step, s.steps), where);
+    if (tr.path.size() < 2) throw InvalidInput("path with fewer than two nodes", where);
+    Flow flow{.from = tr.path.front(), .to = tr.path.back(), .channels = {}, .bytes = 0.0};
+    for (std::size_t h = 0; h + 1 < tr.path.size(); ++h) {
+      const NodeId a = tr.path[h], b = tr.path[h + 1];
+      const auto c = a >= 0 && b >= 0 && a < t.node_count() && b < t.node_count()
+                         ? t.find_channel(a, b)
+                         : std::nullopt;
+      if (!c) throw InvalidInput(fmt::format("{} -> {} is not a channel", a, b), where);
+      flow.channels.push_back(*c);
+    }
+    flow.bytes = static_cast<double>(p.message_bytes) *
+                 static_cast<double>(std::max<std::size_t>(tr.messages.size(), 1));
+    steps[static_cast<std::size_t>(tr.step - 1)].push_back(std::move(flow));
+  }
+
+  // The linear model's figures: seed 001, eq. (1), with t1 = 1 / bandwidth.
+  const LinearModel model{.t0 = p.latency, .t1 = 1.0 / p.bandwidth, .th = p.hop_latency};
+  const ScheduleCost cost = linear_cost(s, model, p.message_bytes);
+
+  int fds[2];
+  if (::pipe(fds) != 0) throw Unsupported("cannot create a pipe for the simulation", "simulate");
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw Unsupported("cannot fork the simulation", "simulate");
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    int status = 1;
+    try {
+      const std::vector<double> seconds = run_simgrid(t, steps, p);
+      if (write_all(fds[1], seconds.data(), seconds.size() * sizeof(double))) status = 0;
+    } catch (const std::exception& e) {
+      const std::string line = fmt::format("ccsched: simulation failed: {}\n", e.what());
+      write_all(2, line.data(), line.size());
+    }
+    ::close(fds[1]);
+    ::_exit(status);  // no destructors, no atexit handlers of the parent's state
+  }
+  ::close(fds[1]);
+  std::vector<double> seconds(steps.size(), 0.0);
+  std::size_t got = 0;
+  char* buffer = reinterpret_cast<char*>(seconds.data());
+  const std::size_t want = seconds.size() * sizeof(double);
+  while (got < want) {
+    const ssize_t n = ::read(fds[0], buffer + got, want - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != want)
+    throw Unsupported("the SimGrid simulation failed (see the message above)", "simulate");
+
+  Simulation result;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    SimulatedStep st;
+    st.step = static_cast<Step>(i + 1);
+    st.transfers = static_cast<int>(steps[i].size());
+    st.seconds = seconds[i];
+    st.model_seconds = cost.steps[i].seconds;
+    result.total_seconds += st.seconds;
+    result.steps.push_back(st);
+  }
+  result.model_seconds = cost.total_seconds;
+  return result;
+}
+
+}  // namespace ccsched
