@@ -7,6 +7,12 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcadical-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
   graphviz libgraphviz-dev
+  # render: headless Chromium opens the HTML reports in the tests; fonts for the pictures
+  chromium fonts-dejavu-core
+  # codegen: generated MPI programs are compiled and run in the tests
+  libopenmpi-dev openmpi-bin
+  # simulate: SimGrid replay (optional at build time, installed so CI runs it)
+  libsimgrid-dev
 )
 
 missing=()

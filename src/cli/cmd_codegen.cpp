@@ -86,32 +86,38 @@ void run_msccl(const MscclCliOptions& o) {
 }  // namespace
 
 void add_codegen_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("codegen", "turn a schedule into a program: mpi (C + MPI) or "
-                                            "msccl (MSCCL algorithm XML)");
+  auto* cmd = app.add_subcommand("codegen",
+                                 "turn a schedule into a program: mpi (C + MPI) or "
+                                 "msccl (MSCCL algorithm XML)");
   cmd->require_subcommand(1);
 
   auto mpi = std::make_shared<MpiCliOptions>();
-  auto* m = cmd->add_subcommand("mpi", "standalone C/MPI program performing the schedule with "
-                                       "real data and checking every rank's result");
+  auto* m = cmd->add_subcommand("mpi",
+                                "standalone C/MPI program performing the schedule with "
+                                "real data and checking every rank's result");
   m->add_option("file", mpi->file, "schedule document (ccsched-schedule/1 JSON)")->required();
   m->add_option("-o,--output", mpi->output, "prog.c (or - for stdout)")->required();
-  m->add_option("--bytes", mpi->bytes, "bytes per message (a multiple of 4)")->capture_default_str();
+  m->add_option("--bytes", mpi->bytes, "bytes per message (a multiple of 4)")
+      ->capture_default_str();
   m->add_flag("--barrier", mpi->barrier, "MPI_Barrier after every step (default of the program)");
   m->add_flag("--build", mpi->build, "compile it with mpicc (executable: OUTPUT without .c)");
-  m->add_flag("--run", mpi->run, "compile it and run it with mpirun on P ranks; exit 1 if a rank "
-                                 "reports wrong data");
+  m->add_flag("--run", mpi->run,
+              "compile it and run it with mpirun on P ranks; exit 1 if a rank "
+              "reports wrong data");
   m->callback([mpi] { run_mpi(*mpi); });
 
   auto msccl = std::make_shared<MscclCliOptions>();
-  auto* x = cmd->add_subcommand("msccl", "MSCCL algorithm XML (broadcast OAB, allgather AAB, "
-                                         "scatter OAS, gather AOG, alltoall AAS)");
+  auto* x = cmd->add_subcommand("msccl",
+                                "MSCCL algorithm XML (broadcast OAB, allgather AAB, "
+                                "scatter OAS, gather AOG, alltoall AAS)");
   x->add_option("file", msccl->file, "schedule document (ccsched-schedule/1 JSON)")->required();
   x->add_option("-o,--output", msccl->output, "algo.xml (or - for stdout)")->required();
   x->add_option("--name", msccl->name, "algorithm name (default ccsched_<kind>_<network>)");
   x->add_option("--protocol", msccl->protocol, "Simple | LL | LL128")->capture_default_str();
   x->add_option("--min-bytes", msccl->min_bytes, "smallest size the runtime should use it for")
       ->capture_default_str();
-  x->add_option("--max-bytes", msccl->max_bytes, "largest size (0: no limit)")->capture_default_str();
+  x->add_option("--max-bytes", msccl->max_bytes, "largest size (0: no limit)")
+      ->capture_default_str();
   x->callback([msccl] { run_msccl(*msccl); });
 }
 

@@ -57,7 +57,8 @@ void run_render(const RenderCliOptions& o) {
   report.source = std::filesystem::path(o.file).filename().string();
 
   const Schedule s = read_verified_schedule(o.file);
-  write_file_atomically(o.output, html ? render_report_html(s, report) : render_steps_svg(s, render));
+  write_file_atomically(o.output,
+                        html ? render_report_html(s, report) : render_steps_svg(s, render));
 }
 
 }  // namespace
@@ -65,8 +66,9 @@ void run_render(const RenderCliOptions& o) {
 void add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderCliOptions>();
   auto* cmd = app.add_subcommand(
-      "render", "draw a schedule: one picture per step (.svg) or a self-contained HTML report "
-                "(.html) with summary, table, pictures and step-through buttons");
+      "render",
+      "draw a schedule: one picture per step (.svg) or a self-contained HTML report "
+      "(.html) with summary, table, pictures and step-through buttons");
   cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
   cmd->add_option("-o,--output", options->output, "steps.svg or report.html")->required();
   cmd->add_option("--layout", options->layout,

@@ -61,16 +61,16 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
     fmt::print("{}\n", doc.dump(2));
     return;
   }
-  fmt::print("schedule: {} ({} on {}, {} transfer{} in {} step{})\n", o.file,
-             to_string(s.collective.kind),
-             s.topology.name().empty() ? std::string("unnamed network") : s.topology.name(),
-             s.transfers.size(), s.transfers.size() == 1 ? "" : "s", s.steps,
-             s.steps == 1 ? "" : "s");
-  fmt::print("SimGrid replay: {:g} B/s per channel, start-up {} us per transfer{}, {} B per "
-             "message\n",
-             p.bandwidth, format_us(p.latency),
-             p.hop_latency > 0 ? fmt::format(", {} us per hop", format_us(p.hop_latency)) : "",
-             p.message_bytes);
+  fmt::print(
+      "schedule: {} ({} on {}, {} transfer{} in {} step{})\n", o.file, to_string(s.collective.kind),
+      s.topology.name().empty() ? std::string("unnamed network") : s.topology.name(),
+      s.transfers.size(), s.transfers.size() == 1 ? "" : "s", s.steps, s.steps == 1 ? "" : "s");
+  fmt::print(
+      "SimGrid replay: {:g} B/s per channel, start-up {} us per transfer{}, {} B per "
+      "message\n",
+      p.bandwidth, format_us(p.latency),
+      p.hop_latency > 0 ? fmt::format(", {} us per hop", format_us(p.hop_latency)) : "",
+      p.message_bytes);
   fmt::print("{:>6}  {:>9}  {:>15}  {:>15}  {:>8}\n", "step", "transfers", "simulated (us)",
              "model (us)", "ratio");
   for (const SimulatedStep& st : r.steps)
@@ -83,9 +83,10 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
   fmt::print("model: linear, seed 001 eq. (1), t0 = latency, t1 = 1/bandwidth{}\n",
              p.hop_latency > 0 ? ", plus hop latency per hop" : "");
 #else
-  throw Unsupported("this ccsched was built without SimGrid (install libsimgrid-dev and "
-                    "rebuild)",
-                    "simulate");
+  throw Unsupported(
+      "this ccsched was built without SimGrid (install libsimgrid-dev and "
+      "rebuild)",
+      "simulate");
 #endif
 }
 
@@ -93,9 +94,10 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
 
 void add_simulate_command(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
-  auto* cmd = app.add_subcommand(
-      "simulate", "replay a schedule on SimGrid: simulated time per step next to the linear "
-                  "model's (conflicting schedules are replayed with a warning)");
+  auto* cmd =
+      app.add_subcommand("simulate",
+                         "replay a schedule on SimGrid: simulated time per step next to the linear "
+                         "model's (conflicting schedules are replayed with a warning)");
   cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
   cmd->add_option("--bandwidth", options->bandwidth, "per channel: 2GBps, 10Gbps, 100MiB/s")
       ->required();

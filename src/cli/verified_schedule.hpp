@@ -34,11 +34,11 @@ inline Schedule read_verified_schedule(const std::string& file,
     }
   }
   if (first_fatal)
-    throw InvalidInput(fmt::format("not a valid schedule ({} violation{}; first: {}); see "
-                                   "'ccsched verify'",
-                                   violations.size(), violations.size() == 1 ? "" : "s",
-                                   first_fatal->text),
-                       file);
+    throw InvalidInput(
+        fmt::format("not a valid schedule ({} violation{}; first: {}); see "
+                    "'ccsched verify'",
+                    violations.size(), violations.size() == 1 ? "" : "s", first_fatal->text),
+        file);
   if (warned > 0) {
     const auto it = std::find_if(violations.begin(), violations.end(), [&](const Violation& v) {
       return std::find(tolerated.begin(), tolerated.end(), v.rule) != tolerated.end();

@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
       if (t < 0) continue;
       for (k = tr_msg_start[t]; k < tr_msg_start[t + 1]; ++k) {
         m = tr_msgs[k];
-        memcpy(data + (size_t)m * e, slots + ((size_t)i * MAX_PER_TRANSFER + (k - tr_msg_start[t])) * e,
-               (size_t)e * sizeof(int));
+        const size_t at = ((size_t)i * MAX_PER_TRANSFER + (size_t)(k - tr_msg_start[t])) * e;
+        memcpy(data + (size_t)m * e, slots + at, (size_t)e * sizeof(int));
         held[m] = 1;
       }
     }
@@ -204,8 +204,7 @@ std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& opt
   std::vector<const Transfer*> order;
   for (const Transfer& tr : s.transfers) {
     if (tr.step < 1 || tr.step > s.steps || tr.path.size() < 2)
-      throw InvalidInput("transfer outside the schedule's steps or with a short path",
-                         "transfers");
+      throw InvalidInput("transfer outside the schedule's steps or with a short path", "transfers");
     order.push_back(&tr);
   }
   std::stable_sort(order.begin(), order.end(),
@@ -233,7 +232,8 @@ std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& opt
   for (std::size_t i = 1; i < step_start.size(); ++i) step_start[i] += step_start[i - 1];
 
   std::vector<std::string> labels;
-  for (int r = 0; r < ranks.size(); ++r) labels.push_back(c_string(s.topology.display_name(ranks.node(r))));
+  for (int r = 0; r < ranks.size(); ++r)
+    labels.push_back(c_string(s.topology.display_name(ranks.node(r))));
 
   const std::string name = fmt::format("{} on {}", to_string(s.collective.kind),
                                        s.topology.name().empty() ? "a network" : s.topology.name());
@@ -269,8 +269,9 @@ std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& opt
   out += int_table("static const int msg_origin[]", origin);
   out += int_table("static const int msg_target_start[]", target_start);
   out += int_table("static const int msg_targets[]", targets);
-  out += "\n/* Transfers of step s (0-based): step_start[s] .. step_start[s + 1] - 1; sender,\n"
-         " * receiver, and the messages tr_msgs[tr_msg_start[t] ..] they carry. */\n";
+  out +=
+      "\n/* Transfers of step s (0-based): step_start[s] .. step_start[s + 1] - 1; sender,\n"
+      " * receiver, and the messages tr_msgs[tr_msg_start[t] ..] they carry. */\n";
   out += int_table("static const int step_start[]", step_start);
   out += int_table("static const int tr_from[]", from);
   out += int_table("static const int tr_to[]", to);

@@ -26,10 +26,10 @@ namespace {
 using codegen_detail::RankMap;
 
 // Executor limits (msccl_struct.h / msccl_parser.h).
-constexpr int kMaxStepsPerBlock = 256;      // MSCCL_MAX_NUM_STEPS
-constexpr int kMaxPeersPerChannel = 32;     // MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL
-constexpr int kMaxChannels = 32;            // MAXCHANNELS
-constexpr int kMaxXmlNodes = 4096;          // MAX_NODES, per loading rank
+constexpr int kMaxStepsPerBlock = 256;   // MSCCL_MAX_NUM_STEPS
+constexpr int kMaxPeersPerChannel = 32;  // MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL
+constexpr int kMaxChannels = 32;         // MAXCHANNELS
+constexpr int kMaxXmlNodes = 4096;       // MAX_NODES, per loading rank
 
 struct Location {
   char buffer = 'i';  // i input, o output, s scratch
@@ -104,13 +104,16 @@ Plan plan_for(const Schedule& s, const RankMap& ranks, const std::vector<int>& o
       if (static_cast<int>(msgs.size()) != p || static_cast<int>(origins.size()) != p)
         unsupported("MSCCL allgather needs one message from every processor");
       for (const int o : origins)
-        if (!all_pairs_from(o)) unsupported("MSCCL allgather needs every message at every processor");
+        if (!all_pairs_from(o))
+          unsupported("MSCCL allgather needs every message at every processor");
       return {Coll::allgather, "allgather", p, -1};
     }
     case CollectiveKind::OAS: {
       const int root = msgs.empty() ? -1 : origin[0];
-      if (msgs.empty() || std::any_of(origin.begin(), origin.end(), [&](int o) { return o != root; }) ||
-          std::any_of(targets.begin(), targets.end(), [](const auto& t) { return t.size() != 1; }) ||
+      if (msgs.empty() ||
+          std::any_of(origin.begin(), origin.end(), [&](int o) { return o != root; }) ||
+          std::any_of(targets.begin(), targets.end(),
+                      [](const auto& t) { return t.size() != 1; }) ||
           static_cast<int>(msgs.size()) != p - 1 || !all_pairs_from(root))
         unsupported("MSCCL scatter needs one message from the root to each other processor");
       return {Coll::scatter, "scatter", 1, root};
@@ -135,9 +138,10 @@ Plan plan_for(const Schedule& s, const RankMap& ranks, const std::vector<int>& o
       return {Coll::alltoall, "alltoall", p, -1};
     }
     default:
-      unsupported(fmt::format("{} has no MSCCL collective (broadcast OAB, allgather AAB, scatter "
-                              "OAS, gather AOG, alltoall AAS)",
-                              kind_name));
+      unsupported(
+          fmt::format("{} has no MSCCL collective (broadcast OAB, allgather AAB, scatter "
+                      "OAS, gather AOG, alltoall AAS)",
+                      kind_name));
   }
 }
 
@@ -152,8 +156,8 @@ std::string sanitize(const std::string& text) {
 
 std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
   if (options.protocol != "Simple" && options.protocol != "LL" && options.protocol != "LL128")
-    throw InvalidParameter(fmt::format("unknown protocol '{}' (Simple, LL, LL128)", options.protocol),
-                           "--protocol");
+    throw InvalidParameter(
+        fmt::format("unknown protocol '{}' (Simple, LL, LL128)", options.protocol), "--protocol");
   if (options.min_bytes < 0 || options.max_bytes < 0 ||
       (options.max_bytes > 0 && options.max_bytes < options.min_bytes))
     throw InvalidParameter("byte range must satisfy 0 <= min <= max (max 0: no limit)",
@@ -177,15 +181,19 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
   const auto at_origin = [&](int m) -> Location {
     switch (plan.coll) {
       case Coll::scatter:
-      case Coll::alltoall: return {'i', targets[m][0]};
-      default: return {'i', 0};
+      case Coll::alltoall:
+        return {'i', targets[m][0]};
+      default:
+        return {'i', 0};
     }
   };
   const auto at_target = [&](int m) -> Location {
     switch (plan.coll) {
       case Coll::broadcast:
-      case Coll::scatter: return {'o', 0};
-      default: return {'o', origin[m]};
+      case Coll::scatter:
+        return {'o', 0};
+      default:
+        return {'o', origin[m]};
     }
   };
   const int in_chunks = plan.coll == Coll::scatter || plan.coll == Coll::alltoall ? p : 1;
@@ -196,7 +204,8 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
     g.i_chunks = in_chunks;
     g.o_chunks = out_chunks;
   }
-  for (std::size_t m = 0; m < msgs.size(); ++m) gpus[origin[m]].held[static_cast<int>(m)] = at_origin(static_cast<int>(m));
+  for (std::size_t m = 0; m < msgs.size(); ++m)
+    gpus[origin[m]].held[static_cast<int>(m)] = at_origin(static_cast<int>(m));
 
   // Transfers in step order; one send and one receive op per message they carry.
   std::vector<const Transfer*> order;
@@ -224,9 +233,9 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
         const int m = it->second;
         const auto held = gpus[q].held.find(m);
         if (held == gpus[q].held.end())
-          throw InvalidInput(fmt::format("rank {} sends message {} in step {} before it holds it",
-                                         q, id, step),
-                             "transfers");
+          throw InvalidInput(
+              fmt::format("rank {} sends message {} in step {} before it holds it", q, id, step),
+              "transfers");
         Location dst;
         if (const auto had = gpus[r].held.find(m); had != gpus[r].held.end())
           dst = had->second;
@@ -260,14 +269,18 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
       case Coll::broadcast:
         if (r == plan.root) copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', 0}};
         break;
-      case Coll::allgather: copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', r}}; break;
+      case Coll::allgather:
+        copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', r}};
+        break;
       case Coll::gather:
         if (r == plan.root) copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', r}};
         break;
       case Coll::scatter:
         if (r == plan.root) copy = Op{.type = "cpy", .src = {'i', r}, .dst = {'o', 0}};
         break;
-      case Coll::alltoall: copy = Op{.type = "cpy", .src = {'i', r}, .dst = {'o', r}}; break;
+      case Coll::alltoall:
+        copy = Op{.type = "cpy", .src = {'i', r}, .dst = {'o', r}};
+        break;
     }
     if (copy) {
       ThreadBlock tb;
@@ -300,7 +313,11 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
           waited[b] = k;
           g.blocks[b].ops[k].hasdep = true;
           if (d + 1 < deps.size())
-            ops.push_back({.type = "nop", .src = {'i', 0}, .dst = {'i', 0}, .depid = b, .deps = k,
+            ops.push_back({.type = "nop",
+                           .src = {'i', 0},
+                           .dst = {'i', 0},
+                           .depid = b,
+                           .deps = k,
                            .step = op.step});
           else {
             op.depid = b;
@@ -318,9 +335,10 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
     int nodes = 1 + p + static_cast<int>(gpus[r].blocks.size());
     for (const ThreadBlock& tb : gpus[r].blocks) {
       if (static_cast<int>(tb.ops.size()) > kMaxStepsPerBlock)
-        unsupported(fmt::format("rank {} needs {} steps in one thread block; the executor allows "
-                                "{}",
-                                r, tb.ops.size(), kMaxStepsPerBlock));
+        unsupported(
+            fmt::format("rank {} needs {} steps in one thread block; the executor allows "
+                        "{}",
+                        r, tb.ops.size(), kMaxStepsPerBlock));
       nodes += static_cast<int>(tb.ops.size());
     }
     if (nodes > kMaxXmlNodes)

@@ -65,9 +65,10 @@ ProcessResult run_command(const std::string& command_line) {
 void compile_mpi_program(const std::string& source, const std::string& executable) {
   const auto mpicc = find_program("mpicc", "MPICC");
   if (!mpicc)
-    throw Unsupported("MPI is not installed: no mpicc on PATH (install Open MPI: apt-get install "
-                      "libopenmpi-dev openmpi-bin, or set MPICC)",
-                      "codegen mpi");
+    throw Unsupported(
+        "MPI is not installed: no mpicc on PATH (install Open MPI: apt-get install "
+        "libopenmpi-dev openmpi-bin, or set MPICC)",
+        "codegen mpi");
   const ProcessResult r = run_command(fmt::format("{} -O2 -o {} {}", shell_quote(*mpicc),
                                                   shell_quote(executable), shell_quote(source)));
   if (r.status != 0) {
@@ -81,9 +82,10 @@ ProcessResult run_mpi_program(const std::string& executable, int ranks,
                               const std::vector<std::string>& args) {
   const auto mpirun = find_program("mpirun", "MPIRUN");
   if (!mpirun)
-    throw Unsupported("MPI is not installed: no mpirun on PATH (install Open MPI: apt-get "
-                      "install openmpi-bin, or set MPIRUN)",
-                      "codegen mpi");
+    throw Unsupported(
+        "MPI is not installed: no mpirun on PATH (install Open MPI: apt-get "
+        "install openmpi-bin, or set MPIRUN)",
+        "codegen mpi");
   std::string command = fmt::format("{} --oversubscribe{} -np {} {}", shell_quote(*mpirun),
                                     ::geteuid() == 0 ? " --allow-run-as-root" : "", ranks,
                                     shell_quote(std::filesystem::absolute(executable).string()));

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <string_view>
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/dist/islands.hpp"
@@ -18,6 +19,16 @@ bool launched_by_mpirun() {
 }
 
 MpiSession::MpiSession() {
+  // The MPI library must be the real one: SimGrid's SMPI (linked for `ccsched simulate`)
+  // exports the same symbols, and binding to it would abort inside MPI_Init.
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  const std::string_view library(version, static_cast<std::size_t>(length));
+  if (library.find("SimGrid") != std::string_view::npos ||
+      library.find("SMPI") != std::string_view::npos)
+    throw Unsupported("MPI calls are bound to SimGrid's SMPI, not to Open MPI (link order)",
+                      "mpi");
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (initialized) throw Unsupported("MPI is already initialised", "mpi");

@@ -187,8 +187,9 @@ std::string grid_table(const Schedule& s) {
   for (const auto& [node, by_step] : cells) {
     out += fmt::format("<tr><td class=\"src\">{}</td>", xml_escape(node_name(t, node)));
     for (const auto& entries : by_step)
-      out += fmt::format("<td>{}</td>",
-                         entries.empty() ? "-" : xml_escape(fmt::format("{}", fmt::join(entries, ","))));
+      out += fmt::format(
+          "<td>{}</td>",
+          entries.empty() ? "-" : xml_escape(fmt::format("{}", fmt::join(entries, ","))));
     out += "</tr>\n";
   }
   return out + "</tbody>\n</table>\n";
@@ -203,8 +204,8 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
   const std::string title = render_detail::schedule_title(s);
 
   std::string out = page_head("ccsched: " + title);
-  out += fmt::format("<h1>{}: {} step{}</h1>\n", xml_escape(title), s.steps,
-                     s.steps == 1 ? "" : "s");
+  out +=
+      fmt::format("<h1>{}: {} step{}</h1>\n", xml_escape(title), s.steps, s.steps == 1 ? "" : "s");
 
   auto rows = summary_rows(s);
   if (!options.source.empty()) rows.insert(rows.begin(), {"schedule", xml_escape(options.source)});
@@ -215,9 +216,9 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
                   "&micro;s, t<sub>1</sub> = {} ns/B, m = {} B per message{}",
                   format_us(cost.total_seconds), format_us(options.cost.t0),
                   fmt::format("{:g}", options.cost.t1 * 1e9), options.message_bytes,
-                  options.cost.th > 0
-                      ? fmt::format(", t<sub>h</sub> = {} &micro;s per hop", format_us(options.cost.th))
-                      : std::string()));
+                  options.cost.th > 0 ? fmt::format(", t<sub>h</sub> = {} &micro;s per hop",
+                                                    format_us(options.cost.th))
+                                      : std::string()));
   rows.emplace_back("layout", fmt::format("Graphviz {}{}", to_string(layout.engine),
                                           layout.unfolded ? ", processors drawn as senders (left) "
                                                             "and receivers (right)"
@@ -226,20 +227,23 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
 
   out += "<h2>Schedule</h2>\n";
   if (resolve_layout(s, TableLayout::automatic) == TableLayout::grid) {
-    out += "<p class=\"note\">Seed 000 Table 3 layout: a row per sending processor, a column "
-           "per step, the destinations of its transfers in the cells (m<i>k</i>: a forwarded "
-           "or combined message).</p>\n";
+    out +=
+        "<p class=\"note\">Seed 000 Table 3 layout: a row per sending processor, a column "
+        "per step, the destinations of its transfers in the cells (m<i>k</i>: a forwarded "
+        "or combined message).</p>\n";
     out += grid_table(s);
   } else {
-    out += "<p class=\"note\">Seed 000 Table 4 layout: per message source, its subtrees as "
-           "root-to-leaf paths; position <i>i</i> after the source is step <i>i</i>, x marks a "
-           "step in which the message does not move.</p>\n";
+    out +=
+        "<p class=\"note\">Seed 000 Table 4 layout: per message source, its subtrees as "
+        "root-to-leaf paths; position <i>i</i> after the source is step <i>i</i>, x marks a "
+        "step in which the message does not move.</p>\n";
     out += "<pre>" + xml_escape(format_schedule_table(s, TableLayout::trees)) + "</pre>\n";
   }
 
-  out += "<h2>Steps</h2>\n<table class=\"numbers\">\n<thead><tr><th>step</th><th>transfers</th>"
-         "<th>channels busy</th><th>longest message (B)</th><th>time (&micro;s)</th></tr>"
-         "</thead>\n<tbody>\n";
+  out +=
+      "<h2>Steps</h2>\n<table class=\"numbers\">\n<thead><tr><th>step</th><th>transfers</th>"
+      "<th>channels busy</th><th>longest message (B)</th><th>time (&micro;s)</th></tr>"
+      "</thead>\n<tbody>\n";
   for (Step st = 1; st <= s.steps; ++st) {
     const auto& u = utilisation[static_cast<std::size_t>(st - 1)];
     const auto& c = cost.steps[static_cast<std::size_t>(st - 1)];
@@ -252,18 +256,19 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
                      format_us(cost.total_seconds));
   out += "</tbody>\n</table>\n";
 
-  out += "<h2 id=\"pictures\">Pictures</h2>\n<div class=\"controls\">"
-         "<button id=\"prev\" type=\"button\">&#9664; previous</button>"
-         "<span id=\"step-label\"></span>"
-         "<button id=\"next\" type=\"button\">next &#9654;</button>"
-         "<button id=\"all\" type=\"button\">all steps</button></div>\n"
-         "<p class=\"note\">Each transfer of the step is a coloured path with an arrow at its "
-         "receiver; grey channels are idle; circles are processors, squares switches. Arrow "
-         "keys step through.</p>\n"
-         "<div id=\"panels\" class=\"panels all\">\n";
+  out +=
+      "<h2 id=\"pictures\">Pictures</h2>\n<div class=\"controls\">"
+      "<button id=\"prev\" type=\"button\">&#9664; previous</button>"
+      "<span id=\"step-label\"></span>"
+      "<button id=\"next\" type=\"button\">next &#9654;</button>"
+      "<button id=\"all\" type=\"button\">all steps</button></div>\n"
+      "<p class=\"note\">Each transfer of the step is a coloured path with an arrow at its "
+      "receiver; grey channels are idle; circles are processors, squares switches. Arrow "
+      "keys step through.</p>\n"
+      "<div id=\"panels\" class=\"panels all\">\n";
   for (Step st = 1; st <= s.steps; ++st)
-    out += fmt::format("<div class=\"step-panel\" id=\"step-{}\" data-step=\"{}\">\n{}</div>\n",
-                       st, st, render_step_panel(s, layout, st, options.render));
+    out += fmt::format("<div class=\"step-panel\" id=\"step-{}\" data-step=\"{}\">\n{}</div>\n", st,
+                       st, render_step_panel(s, layout, st, options.render));
   out += "</div>\n<div id=\"ccsched-status\" data-ready=\"no\" data-panels=\"0\"></div>\n";
   out += kPanelScript;
   out += "</body>\n</html>\n";
@@ -285,7 +290,8 @@ std::string render_table_html(const TableReport& report) {
     out += "<tr>";
     for (const auto& cell : row) {
       std::string attrs;
-      if (!cell.css_class.empty()) attrs += fmt::format(" class=\"{}\"", xml_escape(cell.css_class));
+      if (!cell.css_class.empty())
+        attrs += fmt::format(" class=\"{}\"", xml_escape(cell.css_class));
       if (!cell.title.empty()) attrs += fmt::format(" title=\"{}\"", xml_escape(cell.title));
       out += fmt::format("<td{}>{}</td>", attrs, xml_escape(cell.text));
     }

@@ -336,8 +336,8 @@ NetworkLayout layout_network(const Topology& t, LayoutEngine engine) {
 
   std::string engine_name(to_string(layout.engine));
   if (gvLayout(session.gvc, g, engine_name.c_str()) != 0)
-    throw Unsupported(fmt::format("Graphviz layout failed{}{}",
-                                  graphviz_errors.empty() ? "" : ": ", graphviz_errors),
+    throw Unsupported(fmt::format("Graphviz layout failed{}{}", graphviz_errors.empty() ? "" : ": ",
+                                  graphviz_errors),
                       engine_name);
   session.laid_out = true;
 

@@ -19,9 +19,9 @@ using render_detail::node_name;
 using render_detail::transfer_text;
 using render_detail::xml_escape;
 
-constexpr double kMargin = 26.0;       // around the network
+constexpr double kMargin = 26.0;  // around the network
 constexpr double kTitleHeight = 30.0;
-constexpr double kLaneOffset = 3.6;    // half the distance between a link's two lanes
+constexpr double kLaneOffset = 3.6;  // half the distance between a link's two lanes
 constexpr double kArrowLength = 9.0;
 constexpr double kArrowHalfWidth = 4.2;
 constexpr double kLegendLine = 15.0;
@@ -240,9 +240,8 @@ constexpr const char* kStyle =
 }  // namespace
 
 std::string transfer_colour(int index) {
-  static constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                             "#9467bd", "#8c564b", "#e377c2", "#17becf",
-                                             "#bcbd22", "#0b3d91"};
+  static constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                             "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#0b3d91"};
   constexpr int n = static_cast<int>(std::size(kPalette));
   if (index >= 0 && index < n) return kPalette[index];
   const double hue = std::fmod(static_cast<double>(index - n) * 137.508 + 15.0, 360.0);
@@ -282,9 +281,9 @@ std::string render_steps_svg(const Schedule& s, const RenderOptions& options) {
       "<text class=\"doc-title\" x=\"{3}\" y=\"23\">{4}: {5} step{6}{7}</text>\n",
       num(width), num(height), kStyle, num(kGap), xml_escape(render_detail::schedule_title(s)),
       s.steps, s.steps == 1 ? "" : "s",
-      s.lower_bound ? fmt::format(", lower bound {}{}", *s.lower_bound,
-                                  s.optimal ? " (optimal)" : "")
-                    : std::string());
+      s.lower_bound
+          ? fmt::format(", lower bound {}{}", *s.lower_bound, s.optimal ? " (optimal)" : "")
+          : std::string());
   for (std::size_t i = 0; i < panels.size(); ++i) {
     const double x = kGap + static_cast<double>(i % columns) * (cell_w + kGap);
     const double y = kHeader + static_cast<double>(i / columns) * (cell_h + kGap);

@@ -12,12 +12,23 @@ std::string xml_escape(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -41,9 +52,8 @@ std::string transfer_text(const Schedule& s, const Transfer& transfer) {
   bool plain = transfer.messages.size() == 1 && !transfer.path.empty();
   if (plain) {
     const MessageId id = transfer.messages.front();
-    const auto it = std::find_if(msgs.begin(), msgs.end(), [&](const Message& m) {
-      return m.id == id;
-    });
+    const auto it =
+        std::find_if(msgs.begin(), msgs.end(), [&](const Message& m) { return m.id == id; });
     plain = it != msgs.end() && it->origin == transfer.path.front() &&
             std::find(it->targets.begin(), it->targets.end(), transfer.path.back()) !=
                 it->targets.end();
@@ -54,9 +64,9 @@ std::string transfer_text(const Schedule& s, const Transfer& transfer) {
 }
 
 std::string schedule_title(const Schedule& s) {
-  return fmt::format("{} on {}", to_string(s.collective.kind),
-                     s.topology.name().empty() ? std::string("an unnamed network")
-                                               : s.topology.name());
+  return fmt::format(
+      "{} on {}", to_string(s.collective.kind),
+      s.topology.name().empty() ? std::string("an unnamed network") : s.topology.name());
 }
 
 }  // namespace ccsched::render_detail

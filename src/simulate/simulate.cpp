@@ -4,7 +4,6 @@
 #include "ccsched/simulate/simulate.hpp"
 
 #include <fmt/core.h>
-#include <simgrid/s4u.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/log.h>
@@ -12,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <map>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -55,9 +55,10 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
     if (hop[c].get_link() != nullptr) continue;
     const auto reverse = t.find_channel(ch.to, ch.from);
     if (reverse) {
-      auto* link = root->create_split_duplex_link(fmt::format("c{}-{}", ch.from, ch.to), p.bandwidth)
-                       ->set_latency(p.hop_latency)
-                       ->seal();
+      auto* link =
+          root->create_split_duplex_link(fmt::format("c{}-{}", ch.from, ch.to), p.bandwidth)
+              ->set_latency(p.hop_latency)
+              ->seal();
       hop[c] = sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP);
       hop[*reverse] = sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::DOWN);
     } else {

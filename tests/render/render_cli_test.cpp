@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int status = -1;
   std::string out, err;
 };
@@ -56,13 +56,14 @@ class RenderCli : public ::testing::Test {
     // Real schedules from the real engine.
     for (const auto& [spec, cc, name] :
          {std::tuple{"kautz:3,2", "AAS", "kautz_aas.json"}, {"omega:8", "AAB", "omega_aab.json"}}) {
-      const Run r = run(std::string("solve ") + spec + " --cc " + cc + " -o " + (dir_ / name).string());
+      const CliRun r =
+          run(std::string("solve ") + spec + " --cc " + cc + " -o " + (dir_ / name).string());
       ASSERT_EQ(r.status, 0) << r.err;
     }
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
 
-  static Run run(const std::string& args) {
+  static CliRun run(const std::string& args) {
     const auto out = dir_ / "stdout", err = dir_ / "stderr";
     const std::string cmd =
         std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
@@ -71,7 +72,7 @@ class RenderCli : public ::testing::Test {
   }
 
   static void expect_one_line_error(const std::string& args, const std::string& needle) {
-    const Run r = run(args);
+    const CliRun r = run(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(count(r.err, "\n"), 1u) << r.err;
     EXPECT_EQ(r.err.rfind("ccsched: error: ", 0), 0u) << r.err;
@@ -82,10 +83,10 @@ class RenderCli : public ::testing::Test {
   static std::string dump_dom(const std::string& chromium, const fs::path& page) {
     const auto out = dir_ / "dom.html";
     const std::string cmd = "timeout 120 " + chromium +
-                            " --headless --disable-gpu --no-sandbox --no-first-run "
-                            "--user-data-dir=" + (dir_ / "profile").string() +
-                            " --dump-dom file://" + page.string() + " >" + out.string() +
-                            " 2>/dev/null";
+                            " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run "
+                            "--user-data-dir=" +
+                            (dir_ / "profile").string() + " --dump-dom file://" + page.string() +
+                            " >" + out.string() + " 2>/dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     return slurp(out);
   }
@@ -104,7 +105,7 @@ fs::path RenderCli::dir_;
 
 TEST_F(RenderCli, SvgHasOnePanelPerStep) {
   const auto svg = dir_ / "steps.svg";
-  const Run r = run("render " + (dir_ / "omega_aab.json").string() + " -o " + svg.string());
+  const CliRun r = run("render " + (dir_ / "omega_aab.json").string() + " -o " + svg.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = slurp(svg);
   EXPECT_EQ(text.rfind("<?xml", 0), 0u);
@@ -132,7 +133,7 @@ TEST_F(RenderCli, ChromiumRendersTheReport) {
   const auto chromium = find_chromium();
   if (!chromium) GTEST_SKIP() << "no chromium installed (scripts/setup.sh installs it)";
   const auto report = dir_ / "report.html";
-  const Run r = run("render " + (dir_ / "kautz_aas.json").string() + " -o " + report.string());
+  const CliRun r = run("render " + (dir_ / "kautz_aas.json").string() + " -o " + report.string());
   ASSERT_EQ(r.status, 0) << r.err;
 
   const std::string dom = dump_dom(*chromium, report);
@@ -145,8 +146,9 @@ TEST_F(RenderCli, ChromiumRendersTheReport) {
   // to a few kilobytes).
   const auto png = dir_ / "report.png";
   const std::string cmd = "timeout 120 " + *chromium +
-                          " --headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars "
-                          "--user-data-dir=" + (dir_ / "profile").string() +
+                          " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run --hide-scrollbars "
+                          "--user-data-dir=" +
+                          (dir_ / "profile").string() +
                           " --window-size=1100,1400 --screenshot=" + png.string() + " file://" +
                           report.string() + " >/dev/null 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -175,7 +177,7 @@ TEST_F(RenderCli, ChromiumRendersTheReport) {
 
 TEST_F(RenderCli, FaultsHtmlTable) {
   const auto page = dir_ / "faults.html";
-  const Run r = run("faults ring:6 --cc OAB,OAS --html " + page.string());
+  const CliRun r = run("faults ring:6 --cc OAB,OAS --html " + page.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string html = slurp(page);
   EXPECT_EQ(count(html, "<tr><td"), 7u);  // no fault and each of the 6 links

@@ -38,10 +38,10 @@
 namespace ccsched {
 
 struct MscclOptions {
-  std::string name;              // algorithm name; default "ccsched_<kind>_<network>"
+  std::string name;                 // algorithm name; default "ccsched_<kind>_<network>"
   std::string protocol = "Simple";  // Simple | LL | LL128
-  std::int64_t min_bytes = 0;    // the executor picks the algorithm for sizes in
-  std::int64_t max_bytes = 0;    // [min_bytes, max_bytes]; 0 = no upper limit
+  std::int64_t min_bytes = 0;       // the executor picks the algorithm for sizes in
+  std::int64_t max_bytes = 0;       // [min_bytes, max_bytes]; 0 = no upper limit
 };
 
 // Throws Unsupported for collectives other than OAB, AAB, OAS, AOG, AAS (or ones whose

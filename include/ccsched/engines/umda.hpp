@@ -28,7 +28,9 @@ struct UmdaParams {
   double offspring = 0.5;     // new chromosomes replace the worse half (seed 000 §4.5)
   double mutation = 0.9;      // a new chromosome is mutated with this probability (§4.5)
   int mutation_moves = 1;     // moves per mutation (ours; the seeds mutate once)
-  bool climb = false;         // a mutation move that adds conflicts is undone (ours)
+  int climb_moves = 64;       // when the search stalls, a mutation adds up to this many
+                              // moves that are undone if they add conflicts (ours)
+  int climb_stall = 20;       // generations without improvement before those moves double
   bool whole_genes = true;    // the model's variables are whole genes (source, path, step
                               // drawn together); 0: each component on its own
   double path_move = 0.5;     // a scatter move changes a path, else swaps time slots (ours)
@@ -36,7 +38,7 @@ struct UmdaParams {
   bool directed = true;       // moves test every alternative and keep the least-conflict
                               // one, the seeds' "testing possible paths" (§4.5); 0: random
   bool acceleration = true;   // k-port injection heuristic for scatter (seed 000 §4.4)
-  double step0 = 0.5;         // broadcast: share of the first population whose genes all
+  double step0 = 1.0;         // broadcast: share of the first population whose genes all
                               // start at the first step (seed 000 §4.4 building blocks)
   bool auto_radius = true;    // AAB on a direct network: receiver radius 1 unless --radius
                               // (seed 000 §4.4: r = 1 for symmetric networks)

@@ -27,8 +27,8 @@ namespace ccsched {
 
 struct RenderOptions {
   LayoutEngine layout = LayoutEngine::automatic;
-  int columns = 0;      // panels per row of the SVG document; 0 = chosen by the width
-  bool legend = true;   // list the transfers under each panel
+  int columns = 0;     // panels per row of the SVG document; 0 = chosen by the width
+  bool legend = true;  // list the transfers under each panel
 };
 
 // One step's panel as a standalone <svg> element (no XML declaration), for embedding in

@@ -25,7 +25,7 @@ namespace {
 using P = UmdaParams;
 constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 16> kTable{{
+const std::array<ParamSpec<P>, 17> kTable{{
     {"population", &P::population, 4, 1e6, "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
     {"tournament", &P::tournament, 1, 64,
      "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
@@ -36,9 +36,12 @@ const std::array<ParamSpec<P>, 16> kTable{{
      "probability that a new chromosome is mutated (seed 000 §4.5, seed 001 §4.5: 0.9)"},
     {"mutation-moves", &P::mutation_moves, 1, 1e6,
      "moves per mutation (ours; the seeds mutate once)"},
-    {"climb", &P::climb, 0, 1,
-     "1: a mutation move that adds conflicts is undone, so a mutation walks downhill and "
-     "across plateaus (ours); 0: every move is kept (the seeds' blind mutation)"},
+    {"climb-moves", &P::climb_moves, 0, 1e6,
+     "when the best fitness stalls, each mutation adds up to this many moves that are "
+     "undone if they add conflicts: a walk across plateaus the marginal model cannot make "
+     "(ours; 0: the seeds' mutation only)"},
+    {"climb-stall", &P::climb_stall, 1, kMaxCount,
+     "generations without improvement after which the climbing moves double (ours)"},
     {"whole-genes", &P::whole_genes, 0, 1,
      "1: the marginal model's variables are whole genes, (source, path, step) drawn "
      "together; 0: every gene component is a variable of its own"},
@@ -52,8 +55,8 @@ const std::array<ParamSpec<P>, 16> kTable{{
     {"acceleration", &P::acceleration, 0, 1,
      "scatter: enforce the k-port injection limit before evaluation (seed 000 §4.4)"},
     {"step0", &P::step0, 0, 1,
-     "broadcast: share of the first population whose genes all start at step 1 (seed 000 "
-     "§4.4 building blocks; ours: 0.5)"},
+     "broadcast: share of the first population whose genes all start at the first step "
+     "(seed 000 §4.4 step-0 building blocks; the seeds set every time slot so: 1)"},
     {"auto-radius", &P::auto_radius, 0, 1,
      "AAB on a direct network: receivers within radius 1 unless --radius (seed 000 §4.4)"},
     {"generations", &P::generations, 0, kMaxCount,
@@ -132,8 +135,18 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
 
   std::vector<evo::Genome> children(static_cast<std::size_t>(n_children));
   std::vector<int> parents(static_cast<std::size_t>(n_parents));
+  int climb = 0;  // climbing moves per mutation, doubled while the search stalls
+  std::int64_t best_seen = population.front().fitness;
+  long best_generation = 0;
   for (;;) {
     control.record(population.front().fitness);
+    if (population.front().fitness < best_seen) {
+      best_seen = population.front().fitness;
+      best_generation = control.generation();
+      climb = 0;
+    } else if ((control.generation() - best_generation) % params_.climb_stall == 0) {
+      climb = std::min(params_.climb_moves, std::max(1, 2 * climb));
+    }
     const auto generation = static_cast<std::uint64_t>(control.generation());
     const bool found = population.front().fitness == 0;
     const bool expired = control.expired();
@@ -181,10 +194,15 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       sample_child(inst, population, parents, params_.whole_genes, child, rng);
       evo::evaluate(inst, child, ws, rng, h);
       if (child.fitness > 0 && rng.chance(params_.mutation)) {
-        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m) {
+        // The seeds' mutation: moves kept whatever they do.
+        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
+          evo::move(inst, child, ws, rng, h, h.directed);
+        evo::commit(ws);
+        // Stalled: a short downhill/sideways walk (ours, see climb-moves).
+        for (int m = 0; m < climb && ws.occ.conflicts() > 0; ++m) {
           const std::int64_t before = ws.occ.conflicts();
           evo::move(inst, child, ws, rng, h, h.directed);
-          if (params_.climb && ws.occ.conflicts() > before)
+          if (ws.occ.conflicts() > before)
             evo::undo(inst, child, ws);
           else
             evo::commit(ws);

@@ -1,0 +1,238 @@
+// SimGrid replay tests: a contention-free schedule shows every step at the single-message
+// time t0 + m/B (+ hops * th), equal to the linear model (seed 001, eq. (1)); schedules
+// that break the channel rule show the slowdown max-min sharing predicts, computed here
+// by hand; the two directions of a full-duplex link do not disturb each other; repeated
+// calls are independent. The `simulate` command: text and --json output, the warning for
+// conflicting schedules, one-line errors with exit status 2.
+#include "ccsched/simulate/simulate.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/engines/driver.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
+#include "ccsched/topology/generators.hpp"
+
+namespace ccsched {
+namespace {
+
+Schedule solve(const std::string& spec, CollectiveKind kind) {
+  Problem p{make_topology(spec), {}, {}};
+  CollectiveRequest request;
+  request.kind = kind;
+  p.collective = make_collective(p.topology, request);
+  p.model = default_model(p.topology);
+  SolveRequest solve;
+  solve.time_limit = 60;
+  const SolveOutcome out = solve_problem(p, solve);
+  EXPECT_TRUE(out.schedule.has_value()) << spec << ": " << out.reason;
+  return *out.schedule;
+}
+
+// A one-to-all scatter on a ring of 4 from processor 0, every transfer placed by hand.
+Schedule ring4_scatter(const std::vector<Transfer>& transfers, int steps) {
+  Schedule s;
+  s.topology = make_topology("ring:4");
+  CollectiveRequest request;
+  request.kind = CollectiveKind::OAS;
+  s.collective = make_collective(s.topology, request);
+  s.model = default_model(s.topology);
+  s.steps = steps;
+  s.transfers = transfers;
+  for (Transfer& t : s.transfers)
+    for (const Message& m : s.collective.messages)
+      if (m.targets.front() == t.path.back()) t.messages = {m.id};
+  return s;
+}
+
+constexpr double kBandwidth = 2e9, kLatency = 1e-6;
+constexpr std::int64_t kBytes = 1024;
+
+TEST(Simulate, ContentionFreeStepsTakeTheSingleMessageTime) {
+  const SimulationParameters p{
+      .bandwidth = kBandwidth, .latency = kLatency, .hop_latency = 0.0, .message_bytes = kBytes};
+  for (const auto& [spec, kind] :
+       {std::pair{"kautz:3,2", CollectiveKind::AAS}, std::pair{"omega:8", CollectiveKind::AAB},
+        std::pair{"petersen", CollectiveKind::OAB}}) {
+    const Schedule s = solve(spec, kind);
+    ASSERT_TRUE(verify_schedule(s).empty());
+    const Simulation r = simulate_schedule(s, p);
+    ASSERT_EQ(static_cast<int>(r.steps.size()), s.steps);
+    const double single = kLatency + static_cast<double>(kBytes) / kBandwidth;  // 1.512 us
+    for (const SimulatedStep& st : r.steps) {
+      EXPECT_NEAR(st.seconds, single, 1e-12) << spec << " step " << st.step;
+      EXPECT_NEAR(st.model_seconds, single, 1e-12) << spec;
+    }
+    EXPECT_NEAR(r.total_seconds, s.steps * single, 1e-11) << spec;
+    EXPECT_NEAR(r.model_seconds, r.total_seconds, 1e-11) << spec;
+  }
+}
+
+TEST(Simulate, HopLatencyAddsPerHopOfTheSlowestTransfer) {
+  const Schedule s = solve("omega:8", CollectiveKind::AAS);  // every path: 4 channels
+  const SimulationParameters p{
+      .bandwidth = kBandwidth, .latency = kLatency, .hop_latency = 1e-7, .message_bytes = kBytes};
+  const Simulation r = simulate_schedule(s, p);
+  for (const SimulatedStep& st : r.steps) {
+    EXPECT_NEAR(st.seconds, 1.512e-6 + 4 * 1e-7, 1e-12);
+    EXPECT_NEAR(st.seconds, st.model_seconds, 1e-12);
+  }
+}
+
+TEST(Simulate, ConflictsCostWhatSharingPredicts) {
+  // 0->1 and 0->1->2 in one step share channel 0->1: each gets half the bandwidth, both
+  // finish after t0 + 2m/B; the verifier flags the same conflict.
+  const Schedule shared = ring4_scatter({{1, {0, 1}, {}}, {1, {0, 1, 2}, {}}, {2, {0, 3}, {}}}, 2);
+  const auto violations = verify_schedule(shared);
+  ASSERT_FALSE(violations.empty());
+  EXPECT_EQ(violations.front().rule, 3);
+  const SimulationParameters p{
+      .bandwidth = kBandwidth, .latency = kLatency, .hop_latency = 0.0, .message_bytes = kBytes};
+  const Simulation r = simulate_schedule(shared, p);
+  EXPECT_NEAR(r.steps[0].seconds, kLatency + 2.0 * kBytes / kBandwidth, 1e-12);  // 2.024 us
+  EXPECT_NEAR(r.steps[0].model_seconds, 1.512e-6, 1e-12);
+  EXPECT_NEAR(r.steps[1].seconds, 1.512e-6, 1e-12);
+  EXPECT_GT(r.total_seconds, r.model_seconds * 1.15);
+
+  // The contention-free version of the same transfers, one per step, is exact.
+  const Schedule apart = ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3);
+  ASSERT_TRUE(verify_schedule(apart).empty());
+  const Simulation a = simulate_schedule(apart, p);
+  EXPECT_NEAR(a.total_seconds, 3 * 1.512e-6, 1e-12);
+
+  // Transfers that leave processor 0 on different links share nothing: no slowdown.
+  const Schedule split = ring4_scatter({{1, {0, 1}, {}}, {1, {0, 3, 2}, {}}, {2, {0, 3}, {}}}, 2);
+  const Simulation d = simulate_schedule(split, p);
+  EXPECT_NEAR(d.steps[0].seconds, 1.512e-6, 1e-12);
+}
+
+TEST(Simulate, DuplexDirectionsAreIndependent) {
+  // Two transfers in one step on the two channels of link 0-1 (an all-to-all scatter
+  // fragment): full duplex, so no slowdown.
+  Schedule s;
+  s.topology = make_topology("ring:4");
+  CollectiveRequest request;
+  request.kind = CollectiveKind::AAS;
+  s.collective = make_collective(s.topology, request);
+  s.model = default_model(s.topology);
+  s.steps = 1;
+  for (const Message& m : s.collective.messages) {
+    if (m.origin == 0 && m.targets.front() == 1) s.transfers.push_back({1, {0, 1}, {m.id}});
+    if (m.origin == 1 && m.targets.front() == 0) s.transfers.push_back({1, {1, 0}, {m.id}});
+  }
+  ASSERT_EQ(s.transfers.size(), 2u);
+  const Simulation r = simulate_schedule(
+      s,
+      {.bandwidth = kBandwidth, .latency = kLatency, .hop_latency = 0.0, .message_bytes = kBytes});
+  EXPECT_NEAR(r.steps[0].seconds, 1.512e-6, 1e-12);
+}
+
+TEST(Simulate, BadParametersAndPaths) {
+  const Schedule s = ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3);
+  EXPECT_THROW(simulate_schedule(
+                   s, {.bandwidth = 0.0, .latency = 0.0, .hop_latency = 0.0, .message_bytes = 1}),
+               InvalidParameter);
+  Schedule broken = s;
+  broken.transfers[1].path = {0, 2};  // not a channel of the ring
+  EXPECT_THROW(simulate_schedule(broken, {}), InvalidInput);
+}
+
+// --- the command ---------------------------------------------------------------------
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class SimulateCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ccsched_simulate_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  CliRun run(const std::string& args) {
+    const auto out = dir_ / "stdout", err = dir_ / "stderr";
+    const int raw = std::system(
+        (std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string())
+            .c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+  }
+  std::string write(const Schedule& s, const std::string& name) {
+    const auto path = (dir_ / name).string();
+    std::ofstream(path) << write_schedule_json(s);
+    return path;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
+  const std::string file = write(solve("kautz:3,2", CollectiveKind::AAS), "kautz.json");
+  const CliRun r = run("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["step_seconds"].is_array());
+  EXPECT_EQ(j["step_seconds"].size(), 7u);
+  for (const auto& v : j["step_seconds"]) EXPECT_NEAR(v.get<double>(), 1.512e-6, 1e-12);
+  EXPECT_NEAR(j["total_seconds"].get<double>(), 7 * 1.512e-6, 1e-11);
+  EXPECT_NEAR(j["model_seconds"].get<double>(), 7 * 1.512e-6, 1e-11);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  const CliRun text = run("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("10.584"), std::string::npos) << text.out;  // 7 x 1.512 us
+}
+
+TEST_F(SimulateCli, ConflictingScheduleWarnsAndShowsTheSlowdown) {
+  const std::string file =
+      write(ring4_scatter({{1, {0, 1}, {}}, {1, {0, 1, 2}, {}}, {2, {0, 3}, {}}}, 2), "clash.json");
+  const CliRun r = run("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warning"), std::string::npos);
+  EXPECT_NE(r.err.find("rule 3"), std::string::npos);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["step_seconds"][0].get<double>(), 2.024e-6, 1e-12);
+  EXPECT_GT(j["total_seconds"].get<double>(), j["model_seconds"].get<double>());
+}
+
+TEST_F(SimulateCli, BadInputIsOneLineAndExitTwo) {
+  const std::string good =
+      write(ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3), "good.json");
+  // Not a conflict but a missing delivery: no meaningful replay.
+  const std::string missing = write(ring4_scatter({{1, {0, 1}, {}}, {2, {0, 3}, {}}}, 2), "m.json");
+  for (const auto& [args, needle] :
+       {std::pair{"simulate " + missing + " --bandwidth 2GBps --latency 1us --bytes 1024",
+                  std::string("not a valid schedule")},
+        std::pair{"simulate " + good + " --bandwidth 2GHz --latency 1us --bytes 1024",
+                  std::string("--bandwidth")},
+        std::pair{"simulate " + good + " --bandwidth 2GBps --latency 1 --bytes 1024",
+                  std::string("--latency")}}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 2) << args << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace ccsched
