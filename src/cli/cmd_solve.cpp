@@ -58,7 +58,8 @@ bool is_evolutionary(const std::string& engine) { return engine == "umda" || eng
 // feed --help); a name both engines know gets one option whose help names both.
 void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
   struct Entry {
-    std::string help;
+    std::vector<std::pair<std::string, std::string>> helps;  // (engines, text)
+    bool integer = true;
   };
   std::map<std::string, Entry> entries;
   std::vector<std::string> order;
@@ -66,17 +67,28 @@ void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
     for (const auto& spec : table) {
       const std::string name(spec.name);
       if (!entries.count(name)) order.push_back(name);
-      auto& help = entries[name].help;
-      if (!help.empty()) help += "; ";
-      help += fmt::format("{}: {} [default {}]", engine, spec.help,
-                          format_param(default_value(spec)));
+      auto& entry = entries[name];
+      entry.integer = entry.integer && is_integer(spec);
+      const std::string text =
+          fmt::format("{} [default {}]", spec.help, format_param(default_value(spec)));
+      bool merged = false;
+      for (auto& [engines, existing] : entry.helps)
+        if (existing == text) {
+          engines += ", " + std::string(engine);
+          merged = true;
+        }
+      if (!merged) entry.helps.emplace_back(std::string(engine), text);
     }
   };
   collect("umda", umda_param_table());
   collect("hgsa", hgsa_param_table());
   for (const auto& name : order) {
+    std::string help;
+    for (const auto& [engines, text] : entries[name].helps)
+      help += (help.empty() ? "" : "; ") + engines + ": " + text;
     o.values[name] = 0;
-    o.given[name] = cmd->add_option("--" + name, o.values[name], entries[name].help)
+    o.given[name] = cmd->add_option("--" + name, o.values[name], help)
+                        ->type_name(entries[name].integer ? "INT" : "NUM")
                         ->group("Evolutionary engines (umda, hgsa)");
   }
 #ifdef CCSCHED_HAVE_DIST
@@ -87,6 +99,7 @@ void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
     o.given[name] = cmd->add_option("--" + name, o.values[name],
                                     fmt::format("{} [default {}]", spec.help,
                                                 format_param(default_value(spec))))
+                        ->type_name("INT")
                         ->group("Islands under mpirun (umda, hgsa)");
   }
 #endif

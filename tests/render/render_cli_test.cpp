@@ -82,11 +82,12 @@ class RenderCli : public ::testing::Test {
   // The DOM after the page's scripts ran, as headless Chromium dumps it.
   static std::string dump_dom(const std::string& chromium, const fs::path& page) {
     const auto out = dir_ / "dom.html";
-    const std::string cmd = "timeout 120 " + chromium +
-                            " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run "
-                            "--user-data-dir=" +
-                            (dir_ / "profile").string() + " --dump-dom file://" + page.string() +
-                            " >" + out.string() + " 2>/dev/null";
+    const std::string cmd =
+        "timeout 120 " + chromium +
+        " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run "
+        "--user-data-dir=" +
+        (dir_ / "profile").string() + " --dump-dom file://" + page.string() + " >" + out.string() +
+        " 2>/dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     return slurp(out);
   }
@@ -146,7 +147,8 @@ TEST_F(RenderCli, ChromiumRendersTheReport) {
   // to a few kilobytes).
   const auto png = dir_ / "report.png";
   const std::string cmd = "timeout 120 " + *chromium +
-                          " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run --hide-scrollbars "
+                          " --headless --disable-gpu --no-sandbox --disable-dev-shm-usage "
+                          "--no-first-run --hide-scrollbars "
                           "--user-data-dir=" +
                           (dir_ / "profile").string() +
                           " --window-size=1100,1400 --screenshot=" + png.string() + " file://" +

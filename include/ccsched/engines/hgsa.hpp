@@ -32,13 +32,14 @@ struct HgsaParams {
   double temperature = 1.0;      // initial SA temperature, in conflicts (ours)
   double cooling = 0.98;         // temperature factor per epoch (ours)
   double min_temperature = 0.1;  // the temperature never drops below this (ours)
-  bool directed = true;          // proposals: least-conflict alternative of a conflicting
-                                 // gene (min-conflicts); 0: a uniformly random alternative
+  double directed = 0.5;         // share of proposals that are the least-conflict alternative
+                                 // of a conflicting gene (min-conflicts); the rest are
+                                 // uniformly random alternatives (ours)
   double path_move = 0.5;        // a scatter move changes a path, else swaps time slots
   double step_move = 0.2;        // a broadcast move changes a step, else a source/path
   bool acceleration = true;      // k-port injection heuristic for scatter (seed 000 §4.4)
   double step0 = 0.5;            // broadcast: share of first solutions starting at step 1
-  bool auto_radius = true;       // AAB on a direct network: receiver radius 1 (seed 000 §4.4)
+  bool auto_radius = true;       // AAB on a regular direct network: radius 1 (seed 000 §4.4)
   int generations = 0;           // give up after this many epochs per run; 0: no limit
   int stall = 5000;              // give up after this many epochs without improvement
 };

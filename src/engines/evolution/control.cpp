@@ -6,11 +6,27 @@
 
 namespace ccsched::evo {
 
+namespace {
+
+// Every processor with the same in- and out-degree: our stand-in for the seeds'
+// "symmetric interconnection networks" (rings, Kautz, Petersen, hypercubes, ...), which
+// excludes trees, meshes and networks with switches.
+bool regular(const Topology& t) {
+  if (t.switch_count() > 0 || t.processor_count() == 0) return false;
+  const NodeId first = t.processors().front();
+  const auto out = t.out_channels(first).size(), in = t.in_channels(first).size();
+  for (const NodeId v : t.processors())
+    if (t.out_channels(v).size() != out || t.in_channels(v).size() != in) return false;
+  return true;
+}
+
+}  // namespace
+
 std::optional<int> effective_radius(const Problem& problem, const EngineOptions& options,
                                     bool auto_radius) {
   if (options.radius) return options.radius;
   if (auto_radius && is_broadcast(problem.collective) &&
-      problem.collective.messages.size() > 1 && problem.topology.switch_count() == 0)
+      problem.collective.messages.size() > 1 && regular(problem.topology))
     return 1;
   return std::nullopt;
 }

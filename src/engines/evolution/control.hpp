@@ -17,7 +17,7 @@
 namespace ccsched::evo {
 
 // The radius restriction in force: the user's --radius, else (with `auto_radius`) r = 1
-// for an all-to-all broadcast on a direct network (seed 000 §4.4: "for symmetric
+// for an all-to-all broadcast on a regular direct network (seed 000 §4.4: "for symmetric
 // interconnection networks r = 1"); none otherwise.
 std::optional<int> effective_radius(const Problem& problem, const EngineOptions& options,
                                     bool auto_radius);

@@ -50,8 +50,8 @@ const std::array<ParamSpec<P>, 17> kTable{{
     {"cooling", &P::cooling, 0, 1, "temperature factor per epoch (ours)"},
     {"min-temperature", &P::min_temperature, 0, 1e6, "the temperature's floor (ours)"},
     {"directed", &P::directed, 0, 1,
-     "1: Metropolis proposals are the least-conflict alternative of a conflicting gene; 0: "
-     "uniform random alternative"},
+     "share of Metropolis proposals that are the least-conflict alternative of a "
+     "conflicting gene (min-conflicts); the others are uniformly random (ours)"},
     {"path-move", &P::path_move, 0, 1,
      "scatter: share of moves that change a path rather than a time slot (ours)"},
     {"step-move", &P::step_move, 0, 1,
@@ -61,7 +61,8 @@ const std::array<ParamSpec<P>, 17> kTable{{
     {"step0", &P::step0, 0, 1,
      "broadcast: share of first solutions whose genes all start at step 1 (seed 000 §4.4)"},
     {"auto-radius", &P::auto_radius, 0, 1,
-     "AAB on a direct network: receivers within radius 1 unless --radius (seed 000 §4.4)"},
+     "AAB on a regular direct network: receivers within radius 1 unless --radius (seed 000 "
+     "§4.4: r = 1 for symmetric networks)"},
     {"generations", &P::generations, 0, kMaxCount,
      "give up a step count after this many epochs; 0: no limit"},
     {"stall", &P::stall, 0, kMaxCount,
@@ -194,7 +195,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     w.ws.conflicts.reset();
     for (int it = 0; it < params_.epoch && w.ws.occ.conflicts() > 0; ++it) {
       const std::int64_t before = w.ws.occ.conflicts();
-      if (!evo::move(inst, w.genome, w.ws, rng, h, params_.directed)) {
+      if (!evo::move(inst, w.genome, w.ws, rng, h, rng.chance(params_.directed))) {
         evo::commit(w.ws);
         continue;
       }

@@ -58,7 +58,8 @@ const std::array<ParamSpec<P>, 17> kTable{{
      "broadcast: share of the first population whose genes all start at the first step "
      "(seed 000 §4.4 step-0 building blocks; the seeds set every time slot so: 1)"},
     {"auto-radius", &P::auto_radius, 0, 1,
-     "AAB on a direct network: receivers within radius 1 unless --radius (seed 000 §4.4)"},
+     "AAB on a regular direct network: receivers within radius 1 unless --radius (seed 000 "
+     "§4.4: r = 1 for symmetric networks)"},
     {"generations", &P::generations, 0, kMaxCount,
      "give up a step count after this many generations; 0: no limit"},
     {"stall", &P::stall, 0, kMaxCount,
