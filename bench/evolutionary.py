@@ -10,10 +10,11 @@ paper's success rate (seed 001 Table 5) and time (seed 000 Table 7, seed 001 Tab
 Each cell is one `ccsched solve SPEC --cc KIND --engine E --steps T --runs R --stall 0
 --time-limit L --json` call (T = the step count the paper reached). The per-run time limit
 L is the paper's time divided by 10 (the issue's target: at least 10 times faster), capped
-at --cap seconds; "<1s" counts as 1 s. A run that has not reached zero conflicts within L
-counts as a failure, so a success rate at least the paper's means the target is met
-(every successful run took at most paper/10). Where L was capped below paper/10 a shortfall
-is "open", not a miss. Seed 000 reports no success rate (its times average 5 successful
+at --cap seconds and at least 1 s (our times include starting the process and computing
+the lower bounds); "<1s" counts as 1 s, so its target is 0.1 s. A run that has not reached
+zero conflicts within L counts as a failure. The target is met when the success rate is
+at least the paper's and the mean time of the successful runs at most paper/10. Where L
+was capped below paper/10 a shortfall is "open", not a miss. Seed 000 reports no success rate (its times average 5 successful
 runs); there every run must succeed. A cell whose first two runs both fail stops there
 (reported as 0/2). Cells are run
 in table order until --budget seconds of wall time are spent; the rest are listed as not
@@ -179,7 +180,9 @@ def main():
                 continue
             paper_s = paper_seconds(paper_time)
             target = paper_s / 10 if paper_s else None
-            limit = min(args.cap, target) if target else args.cap
+            # At least 1 s per run: the solve time includes computing the lower bounds and
+            # starting the process, which the paper's EA times do not.
+            limit = max(1.0, min(args.cap, target) if target else args.cap)
             r = run_cell(args.binary, engine, spec, extra, kind, steps, args.runs, limit)
             if "error" in r:
                 ours, mean, met = "error: " + r["error"][:60], "-", "no"
@@ -192,9 +195,12 @@ def main():
                 # Seed 000 gives no success rate (its times average 5 successful runs): we
                 # then ask for every run to succeed.
                 rate_ok = r["runs"] == args.runs and rate >= (100 if success is None else success)
+                fast = target is None or (r["mean"] is not None and r["mean"] <= target)
                 capped = target is not None and limit < target
-                if rate_ok:
-                    met = "yes"  # every success took at most limit <= paper/10
+                if rate_ok and fast:
+                    met = "yes"
+                elif rate_ok:
+                    met = "no (slower)"
                 elif capped:
                     met = f"open (limit {limit:g} s < target)"
                 else:

@@ -10,6 +10,7 @@ packages=(
   # render: headless Chromium opens the HTML reports in the tests; fonts for the pictures
   chromium fonts-dejavu-core
   # codegen: generated MPI programs are compiled and run in the tests
+  # dist: the island model of the evolutionary engines (mpirun -np N ccsched solve ...)
   libopenmpi-dev openmpi-bin
   # simulate: SimGrid replay (optional at build time, installed so CI runs it)
   libsimgrid-dev

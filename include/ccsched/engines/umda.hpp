@@ -40,6 +40,8 @@ struct UmdaParams {
   bool acceleration = true;   // k-port injection heuristic for scatter (seed 000 §4.4)
   double step0 = 1.0;         // broadcast: share of the first population whose genes all
                               // start at the first step (seed 000 §4.4 building blocks)
+  double hard_ports = 0.5;    // broadcast, k-port: share of new chromosomes restored with
+                              // hard port limits, as the first population is (ours)
   bool auto_radius = true;    // AAB on a regular direct network: radius 1 unless --radius
                               // (seed 000 §4.4: r = 1 for symmetric networks)
   int generations = 0;        // give up after this many generations per run; 0: no limit

@@ -4,8 +4,9 @@
 //   scatter    its path, or its time slot — swapped with another message of the same
 //              sender (the time-slot swap that replaces mutation, seed 000 §4.4), or moved
 //              to a step where the sender still has a free injection port;
-//   broadcast  its sender and path within the same step (the tree stays valid), or its
-//              step, after which the message's tree is restored (seed 000 §4.4).
+//   broadcast  its sender and path within the same step (the tree stays valid), its step,
+//              or its step swapped with another transfer from the same sender; after a
+//              step change the messages' trees are restored (seed 000 §4.4).
 // A directed move tests every alternative and keeps the one with the fewest conflicts
 // (ties at random); an undirected one picks uniformly. Every change goes through the
 // occupancy, so a move costs the paths it touches, not a recount (incremental

@@ -25,7 +25,7 @@ namespace {
 using P = UmdaParams;
 constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 17> kTable{{
+const std::array<ParamSpec<P>, 18> kTable{{
     {"population", &P::population, 4, 1e6, "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
     {"tournament", &P::tournament, 1, 64,
      "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
@@ -57,6 +57,9 @@ const std::array<ParamSpec<P>, 17> kTable{{
     {"step0", &P::step0, 0, 1,
      "broadcast: share of the first population whose genes all start at the first step "
      "(seed 000 §4.4 step-0 building blocks; the seeds set every time slot so: 1)"},
+    {"hard-ports", &P::hard_ports, 0, 1,
+     "broadcast, k-port: share of new chromosomes whose trees are restored with hard port "
+     "limits, postponing transfers past full ports like the first population (ours)"},
     {"auto-radius", &P::auto_radius, 0, 1,
      "AAB on a regular direct network: receivers within radius 1 unless --radius (seed 000 "
      "§4.4: r = 1 for symmetric networks)"},
@@ -193,7 +196,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       auto& ws = spaces[static_cast<std::size_t>(w)];
       auto& child = children[static_cast<std::size_t>(c)];
       sample_child(inst, population, parents, params_.whole_genes, child, rng);
-      evo::evaluate(inst, child, ws, rng, h);
+      evo::evaluate(inst, child, ws, rng, h, rng.chance(params_.hard_ports));
       if (child.fitness > 0 && rng.chance(params_.mutation)) {
         // The seeds' mutation: moves kept whatever they do.
         for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
