@@ -13,8 +13,10 @@ L is the paper's time divided by 10 (the issue's target: at least 10 times faste
 at --cap seconds and at least 1 s (our times include starting the process and computing
 the lower bounds); "<1s" counts as 1 s, so its target is 0.1 s. A run that has not reached
 zero conflicts within L counts as a failure. The target is met when the success rate is
-at least the paper's and the mean time of the successful runs at most paper/10. Where L
-was capped below paper/10 a shortfall is "open", not a miss. Seed 000 reports no success rate (its times average 5 successful
+at least the paper's and the mean engine time of the successful runs at most paper/10
+(engine time: the `engine_seconds` of `solve --json`, the search itself, as the paper's EA
+times; the mean with the bounds computation is shown beside it). Where L was capped below
+paper/10 a shortfall is "open", not a miss. Seed 000 reports no success rate (its times average 5 successful
 runs); there every run must succeed. A cell whose first two runs both fail stops there
 (reported as 0/2). Cells are run
 in table order until --budget seconds of wall time are spent; the rest are listed as not
@@ -137,12 +139,14 @@ def run_cell(binary, engine, spec, extra, kind, steps, runs, limit):
         if out["status"] == "infeasible":
             return {"infeasible": out["reason"], "lower_bound": out["lower_bound"], "cmd": cmd}
         ok = out["status"] == "feasible" and out["steps"] <= steps
-        results.append((ok, out["seconds"]))
+        results.append((ok, out["seconds"], out.get("engine_seconds", out["seconds"])))
         if seed == 2 and not any(r[0] for r in results):
             break
-    ok_times = [t for ok, t in results if ok]
-    return {"runs": len(results), "successes": len(ok_times),
-            "mean": sum(ok_times) / len(ok_times) if ok_times else None, "cmd": cmd}
+    ok_total = [t for ok, t, _ in results if ok]
+    ok_engine = [e for ok, _, e in results if ok]
+    return {"runs": len(results), "successes": len(ok_total),
+            "mean": sum(ok_engine) / len(ok_engine) if ok_engine else None,
+            "mean_total": sum(ok_total) / len(ok_total) if ok_total else None, "cmd": cmd}
 
 
 def fmt_seconds(s):
@@ -166,7 +170,8 @@ def main():
     todo = [c for c in cells(ref, args.tables.split(",")) if args.only in c[1]]
     engines = args.engines.split(",")
     header = ["table", "network", "CC", "T", "engine", "paper success", "our success",
-              "paper time", "10x target", "our mean s", "limit/run", "target met"]
+              "paper time", "10x target", "our mean s", "with bounds", "limit/run",
+              "target met"]
     lines = [
         "| " + " | ".join(header) + " |", "| " + " | ".join(["---"] * len(header)) + " |"]
     skipped = []
@@ -184,11 +189,13 @@ def main():
             # starting the process, which the paper's EA times do not.
             limit = max(1.0, min(args.cap, target) if target else args.cap)
             r = run_cell(args.binary, engine, spec, extra, kind, steps, args.runs, limit)
+            total = "-"
             if "error" in r:
                 ours, mean, met = "error: " + r["error"][:60], "-", "no"
             elif "infeasible" in r:
                 ours, mean, met = f"impossible (LB {r['lower_bound']})", "-", "n/a"
             else:
+                total = fmt_seconds(r["mean_total"])
                 rate = 100 * r["successes"] / r["runs"]
                 ours = f"{r['successes']}/{r['runs']}"
                 mean = fmt_seconds(r["mean"])
@@ -207,7 +214,7 @@ def main():
                     met = "no"
             cells_md = [table, name, kind, str(steps), engine,
                         "-" if success is None else f"{success}%", ours, paper_time or "-",
-                        fmt_seconds(target), mean, f"{limit:g}", met]
+                        fmt_seconds(target), mean, total, f"{limit:g}", met]
             lines.append("| " + " | ".join(cells_md) + " |")
             print(lines[-1], flush=True)
     elapsed = time.monotonic() - start

@@ -134,9 +134,9 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
   const auto& t = problem.topology;
   if (o.json) {
     fmt::print("{{\"status\": \"{}\", \"steps\": {}, \"lower_bound\": {}, \"optimal\": {}, "
-               "\"reason\": \"{}\", \"seconds\": {:.3f}}}\n",
+               "\"reason\": \"{}\", \"seconds\": {:.3f}, \"engine_seconds\": {:.3f}}}\n",
                to_string(out.status), out.schedule ? out.schedule->steps : -1, out.lower_bound,
-               out.optimal, out.reason, out.seconds);
+               out.optimal, out.reason, out.seconds, out.engine_seconds);
     return;
   }
   fmt::print("network      {} ({} processors, {} switches, {} channels)\n", t.name(),
@@ -180,10 +180,11 @@ void print_runs(const SolveOptions& o, const std::vector<RunRecord>& runs) {
   if (o.json) {
     std::string list;
     for (const auto& r : runs)
-      list += fmt::format("{}{{\"seed\": {}, \"steps\": {}, \"success\": {}, \"seconds\": {:.3f}}}",
-                          list.empty() ? "" : ", ", r.seed,
-                          r.outcome.schedule ? r.outcome.schedule->steps : -1,
-                          success(r.outcome), r.outcome.seconds);
+      list += fmt::format(
+          "{}{{\"seed\": {}, \"steps\": {}, \"success\": {}, \"seconds\": {:.3f}, "
+          "\"engine_seconds\": {:.3f}}}",
+          list.empty() ? "" : ", ", r.seed, r.outcome.schedule ? r.outcome.schedule->steps : -1,
+          success(r.outcome), r.outcome.seconds, r.outcome.engine_seconds);
     fmt::print("{{\"runs\": [{}], \"successes\": {}, \"success_rate\": {:.1f}, "
                "\"mean_seconds\": {:.3f}, \"lower_bound\": {}}}\n",
                list, successes, rate, mean, runs.front().outcome.lower_bound);
@@ -229,8 +230,8 @@ void run_solve(const SolveOptions& o) {
   if (show_progress)
     request.options.progress = [](const ProgressInfo& p) {
       if (p.best >= 0)
-        fmt::print(stderr, "\r{}: T={} generation={} best={} elapsed={:.1f}s   ", p.engine,
-                   p.steps, p.conflicts, p.best, p.elapsed);
+        fmt::print(stderr, "\r{}: T={} {}={} best={} elapsed={:.1f}s   ", p.engine, p.steps,
+                   p.engine == "hgsa" ? "epoch" : "generation", p.conflicts, p.best, p.elapsed);
       else
         fmt::print(stderr, "\r{}: T={} conflicts={} elapsed={:.1f}s   ", p.engine, p.steps,
                    p.conflicts, p.elapsed);
@@ -256,7 +257,8 @@ void run_solve(const SolveOptions& o) {
   // The schedule reported and written: the first run's, or with --runs the first success.
   const RunRecord* shown = &runs.front();
   for (const auto& r : runs)
-    if (r.outcome.schedule && (o.steps > 0 ? r.outcome.schedule->steps <= o.steps : r.outcome.optimal)) {
+    if (r.outcome.schedule &&
+        (o.steps > 0 ? r.outcome.schedule->steps <= o.steps : r.outcome.optimal)) {
       shown = &r;
       break;
     }

@@ -27,8 +27,7 @@ MpiSession::MpiSession() {
   const std::string_view library(version, static_cast<std::size_t>(length));
   if (library.find("SimGrid") != std::string_view::npos ||
       library.find("SMPI") != std::string_view::npos)
-    throw Unsupported("MPI calls are bound to SimGrid's SMPI, not to Open MPI (link order)",
-                      "mpi");
+    throw Unsupported("MPI calls are bound to SimGrid's SMPI, not to Open MPI (link order)", "mpi");
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (initialized) throw Unsupported("MPI is already initialised", "mpi");

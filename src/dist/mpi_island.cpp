@@ -69,8 +69,8 @@ class MpiIslandLink final : public IslandLink {
   // [count, then per migrant: fitness (two words), gene count, genes].
   void exchange(const PopulationView& population, Meeting& meeting) {
     std::vector<std::int32_t> out;
-    const auto chosen = select_emigrants(population.fitness,
-                                         static_cast<std::size_t>(params_.migrants));
+    const auto chosen =
+        select_emigrants(population.fitness, static_cast<std::size_t>(params_.migrants));
     out.push_back(static_cast<std::int32_t>(chosen.size()));
     for (const std::size_t i : chosen) {
       const auto f = static_cast<std::uint64_t>(population.fitness[i]);
@@ -91,8 +91,9 @@ class MpiIslandLink final : public IslandLink {
     std::size_t at = 1;
     for (std::int32_t k = 0; in.size() > 0 && k < in[0] && at + 3 <= in.size(); ++k) {
       Migrant m;
-      const std::uint64_t f = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(in[at])) << 32) |
-                              static_cast<std::uint32_t>(in[at + 1]);
+      const std::uint64_t f =
+          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(in[at])) << 32) |
+          static_cast<std::uint32_t>(in[at + 1]);
       m.fitness = static_cast<std::int64_t>(f);
       const auto n = static_cast<std::size_t>(in[at + 2]);
       at += 3;

@@ -68,6 +68,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       return finish();
     }
     EngineResult r = engine->solve(problem, paths, T, budget);
+    out.engine_seconds += r.seconds;
     out.status = r.status;
     if (r.status == SolveStatus::feasible) {
       out.schedule = std::move(r.schedule);
@@ -104,6 +105,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     // run takes the same path.
     for (int target = out.lower_bound; target < out.schedule->steps; ++target) {
       EngineResult r = engine->solve(problem, paths, target, budget);
+      out.engine_seconds += r.seconds;
       if (r.status == SolveStatus::feasible) {
         out.schedule = std::move(r.schedule);
         out.optimal = out.schedule->steps <= out.lower_bound;
@@ -129,6 +131,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       break;
     }
     EngineResult r = engine->solve(problem, paths, target, budget);
+    out.engine_seconds += r.seconds;
     if (r.status == SolveStatus::feasible) {
       out.schedule = std::move(r.schedule);
       target = out.schedule->steps - 1;

@@ -1,11 +1,12 @@
 // The island model's separate pieces: the ring migration topology, emigrant selection
 // (the best leave) and immigrant replacement (they replace the worst, never for worse).
+#include "ccsched/dist/migration.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
 
 #include "ccsched/dist/islands.hpp"
-#include "ccsched/dist/migration.hpp"
 #include "ccsched/dist/ring.hpp"
 
 namespace ccsched::dist {

@@ -52,7 +52,7 @@ TEST_P(Islands, ThreeRanksGiveOneValidReproducibleSchedule) {
     const std::string out = dir + "/islands_" + engine + std::to_string(i) + ".json";
     std::remove(out.c_str());
     const CommandRun r = run(mpirun(3) + " solve kautz:3,2 --cc AAS --steps 7 --engine " + engine +
-                      " --seed 5 --migration-interval 2 --time-limit 60 -o " + out);
+                             " --seed 5 --migration-interval 2 --time-limit 60 -o " + out);
     ASSERT_EQ(r.status, 0) << r.output;
     // Only rank 0 prints the summary.
     EXPECT_EQ(r.output.find("steps        7"), r.output.rfind("steps        7")) << r.output;

@@ -28,7 +28,8 @@ inline Problem make_problem(const std::string& spec, CollectiveKind kind,
 
 inline std::string violations_text(const Schedule& s) {
   std::string text;
-  for (const auto& v : verify_schedule(s)) text += "rule " + std::to_string(v.rule) + ": " + v.text + "\n";
+  for (const auto& v : verify_schedule(s))
+    text += "rule " + std::to_string(v.rule) + ": " + v.text + "\n";
   return text;
 }
 
@@ -47,18 +48,18 @@ struct Known {
 
 inline const std::vector<Known>& known_optima() {
   static const std::vector<Known> known{
-      {"ring:8", 2, CollectiveKind::OAB, 2},      {"ring:8", 2, CollectiveKind::AAB, 4},
-      {"ring:8", 2, CollectiveKind::OAS, 4},      {"ring:8", 2, CollectiveKind::AAS, 8},
-      {"octagon", {}, CollectiveKind::OAB, 2},    {"octagon", {}, CollectiveKind::AAB, 3},
-      {"octagon", {}, CollectiveKind::OAS, 3},    {"octagon", {}, CollectiveKind::AAS, 4},
-      {"petersen", {}, CollectiveKind::OAB, 2},   {"petersen", {}, CollectiveKind::AAB, 3},
-      {"petersen", {}, CollectiveKind::OAS, 3},   {"petersen", {}, CollectiveKind::AAS, 5},
-      {"kautz:3,2", {}, CollectiveKind::OAB, 2},  {"kautz:3,2", {}, CollectiveKind::AAB, 4},
-      {"kautz:3,2", {}, CollectiveKind::OAS, 4},  {"kautz:3,2", {}, CollectiveKind::AAS, 7},
-      {"omega:8", {}, CollectiveKind::OAB, 3},    {"omega:8", {}, CollectiveKind::AAB, 7},
-      {"omega:8", {}, CollectiveKind::OAS, 7},    {"omega:8", {}, CollectiveKind::AAS, 7},
-      {"fattree:8", {}, CollectiveKind::OAB, 3},  {"fattree:8", {}, CollectiveKind::AAB, 7},
-      {"fattree:8", {}, CollectiveKind::OAS, 7},  {"fattree:8", {}, CollectiveKind::AAS, 7},
+      {"ring:8", 2, CollectiveKind::OAB, 2},     {"ring:8", 2, CollectiveKind::AAB, 4},
+      {"ring:8", 2, CollectiveKind::OAS, 4},     {"ring:8", 2, CollectiveKind::AAS, 8},
+      {"octagon", {}, CollectiveKind::OAB, 2},   {"octagon", {}, CollectiveKind::AAB, 3},
+      {"octagon", {}, CollectiveKind::OAS, 3},   {"octagon", {}, CollectiveKind::AAS, 4},
+      {"petersen", {}, CollectiveKind::OAB, 2},  {"petersen", {}, CollectiveKind::AAB, 3},
+      {"petersen", {}, CollectiveKind::OAS, 3},  {"petersen", {}, CollectiveKind::AAS, 5},
+      {"kautz:3,2", {}, CollectiveKind::OAB, 2}, {"kautz:3,2", {}, CollectiveKind::AAB, 4},
+      {"kautz:3,2", {}, CollectiveKind::OAS, 4}, {"kautz:3,2", {}, CollectiveKind::AAS, 7},
+      {"omega:8", {}, CollectiveKind::OAB, 3},   {"omega:8", {}, CollectiveKind::AAB, 7},
+      {"omega:8", {}, CollectiveKind::OAS, 7},   {"omega:8", {}, CollectiveKind::AAS, 7},
+      {"fattree:8", {}, CollectiveKind::OAB, 3}, {"fattree:8", {}, CollectiveKind::AAB, 7},
+      {"fattree:8", {}, CollectiveKind::OAS, 7}, {"fattree:8", {}, CollectiveKind::AAS, 7},
   };
   return known;
 }

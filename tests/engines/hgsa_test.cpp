@@ -45,9 +45,8 @@ INSTANTIATE_TEST_SUITE_P(Seeds, HgsaKnownOptimum,
                          testing_support::known_name);
 
 TEST(Hgsa, SameSeedSameSchedule) {
-  for (const auto& [spec, kind, steps] :
-       {std::tuple{"kautz:3,2", CollectiveKind::AAS, 7},
-        std::tuple{"petersen", CollectiveKind::AAB, 3}}) {
+  for (const auto& [spec, kind, steps] : {std::tuple{"kautz:3,2", CollectiveKind::AAS, 7},
+                                          std::tuple{"petersen", CollectiveKind::AAB, 3}}) {
     const Problem p = make_problem(spec, kind);
     const EngineResult a = run_hgsa(p, steps, 5, {{"threads", 2}});
     const EngineResult b = run_hgsa(p, steps, 5, {{"threads", 2}});

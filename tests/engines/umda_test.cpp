@@ -52,9 +52,8 @@ INSTANTIATE_TEST_SUITE_P(Seeds, UmdaKnownOptimum,
                          testing_support::known_name);
 
 TEST(Umda, SameSeedSameScheduleWhateverTheThreads) {
-  for (const auto& [spec, kind, steps] :
-       {std::tuple{"petersen", CollectiveKind::AAS, 5},
-        std::tuple{"kautz:3,2", CollectiveKind::AAB, 4}}) {
+  for (const auto& [spec, kind, steps] : {std::tuple{"petersen", CollectiveKind::AAS, 5},
+                                          std::tuple{"kautz:3,2", CollectiveKind::AAB, 4}}) {
     const Problem p = make_problem(spec, kind);
     const EngineResult a = run_umda(p, steps, 11);
     const EngineResult b = run_umda(p, steps, 11);
@@ -68,8 +67,8 @@ TEST(Umda, SameSeedSameScheduleWhateverTheThreads) {
 
 TEST(Umda, DefaultsAreTheSeedsValues) {
   const UmdaParams p;
-  EXPECT_EQ(p.population, 60);    // seed 000 §4.5
-  EXPECT_EQ(p.tournament, 2);     // binary tournament
+  EXPECT_EQ(p.population, 60);         // seed 000 §4.5
+  EXPECT_EQ(p.tournament, 2);          // binary tournament
   EXPECT_DOUBLE_EQ(p.offspring, 0.5);  // the worse half is replaced
   EXPECT_DOUBLE_EQ(p.mutation, 0.9);
   // Every table entry names a real field and reports its default.
@@ -162,8 +161,8 @@ class FakeLink final : public IslandLink {
       return m;
     }
     if (meetings == 1) {
-      m.immigrants.push_back({population.fitness.size() - 1,
-                              Migrant{population.genes(0), population.fitness[0]}});
+      m.immigrants.push_back(
+          {population.fitness.size() - 1, Migrant{population.genes(0), population.fitness[0]}});
     }
     return m;
   }
@@ -187,13 +186,13 @@ TEST(Umda, IslandLinkMeetsEveryIntervalAndStopsWithTheWinner) {
 // White box: after any sequence of moves, kept or undone, the incremental conflict count
 // equals a full recount, and broadcast trees stay valid (senders informed earlier).
 TEST(EvolutionOperators, IncrementalEvaluationMatchesARecount) {
-  for (const auto& [spec, kind, steps, ports] :
-       {std::tuple{"kautz:3,2", CollectiveKind::AAS, 7, 0},
-        std::tuple{"ring:8", CollectiveKind::AAS, 9, 1},
-        std::tuple{"petersen", CollectiveKind::AAB, 3, 0},
-        std::tuple{"fattree:8", CollectiveKind::AAB, 7, 0},
-        std::tuple{"ring:8", CollectiveKind::OAB, 3, 1}}) {
-    const Problem p = make_problem(spec, kind, ports > 0 ? std::optional<int>(ports) : std::nullopt);
+  for (const auto& [spec, kind, steps, ports] : {std::tuple{"kautz:3,2", CollectiveKind::AAS, 7, 0},
+                                                 std::tuple{"ring:8", CollectiveKind::AAS, 9, 1},
+                                                 std::tuple{"petersen", CollectiveKind::AAB, 3, 0},
+                                                 std::tuple{"fattree:8", CollectiveKind::AAB, 7, 0},
+                                                 std::tuple{"ring:8", CollectiveKind::OAB, 3, 1}}) {
+    const Problem p =
+        make_problem(spec, kind, ports > 0 ? std::optional<int>(ports) : std::nullopt);
     const PathSet paths(p.topology, p.model);
     const evo::Instance inst(p, paths, steps, evo::effective_radius(p, EngineOptions{}, true));
     evo::Workspace ws(inst);
@@ -207,7 +206,10 @@ TEST(EvolutionOperators, IncrementalEvaluationMatchesARecount) {
       ASSERT_EQ(g.fitness, fresh.place_all(g)) << spec;
       for (int i = 0; i < 400 && ws.occ.conflicts() > 0; ++i) {
         evo::move(inst, g, ws, rng, h, directed);
-        if (rng.chance(0.5)) evo::undo(inst, g, ws); else evo::commit(ws);
+        if (rng.chance(0.5))
+          evo::undo(inst, g, ws);
+        else
+          evo::commit(ws);
         ASSERT_EQ(ws.occ.conflicts(), fresh.place_all(g)) << spec << " move " << i;
         if (inst.broadcast()) {
           for (std::size_t x = 0; x < inst.gene_count(); ++x) {
@@ -233,8 +235,10 @@ TEST(EvolutionOperators, AccelerationEnforcesTheInjectionLimit) {
   evo::accelerate(inst, g, rng, ws);
   for (int r = 0; r < inst.row_count(); ++r) {
     std::vector<int> count(5, 0);
-    for (int x = inst.row_begin(r); x < inst.row_begin(r + 1); ++x) ++count[static_cast<std::size_t>(g.step[static_cast<std::size_t>(x)])];
-    for (int s = 1; s <= 4; ++s) EXPECT_LE(count[static_cast<std::size_t>(s)], inst.ports()) << "row " << r;
+    for (int x = inst.row_begin(r); x < inst.row_begin(r + 1); ++x)
+      ++count[static_cast<std::size_t>(g.step[static_cast<std::size_t>(x)])];
+    for (int s = 1; s <= 4; ++s)
+      EXPECT_LE(count[static_cast<std::size_t>(s)], inst.ports()) << "row " << r;
   }
 }
 

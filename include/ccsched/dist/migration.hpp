@@ -13,8 +13,7 @@
 namespace ccsched::dist {
 
 // Emigrant selection: the indices of the `count` best members (fewest conflicts first).
-std::vector<std::size_t> select_emigrants(std::span<const std::int64_t> fitness,
-                                          std::size_t count);
+std::vector<std::size_t> select_emigrants(std::span<const std::int64_t> fitness, std::size_t count);
 
 // Immigrant replacement: pairs each immigrant (best first) with one of the worst members
 // (worst first) and replaces that member only when the immigrant is at least as good.

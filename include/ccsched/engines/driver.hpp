@@ -28,6 +28,7 @@ struct SolveOutcome {
   bool optimal = false;
   std::string reason;          // why optimal, or why not proven
   double seconds = 0.0;
+  double engine_seconds = 0.0;  // time inside the engine's runs (without bounds and greedy)
 };
 
 SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request);

@@ -38,8 +38,8 @@ struct IslandState {
 
 // The link's answer; identical on every island.
 struct Meeting {
-  bool stop = false;                       // every island ends its run now
-  bool budget_exhausted = false;           // ... because some island ran out of time
+  bool stop = false;                                // every island ends its run now
+  bool budget_exhausted = false;                    // ... because some island ran out of time
   std::optional<std::vector<std::int32_t>> winner;  // genes of the winning valid schedule
   std::vector<std::pair<std::size_t, Migrant>> immigrants;  // member index to overwrite
 };
@@ -47,9 +47,9 @@ struct Meeting {
 class IslandLink {
  public:
   virtual ~IslandLink() = default;
-  virtual int island() const = 0;        // this island's index, mixed into the engine seed
+  virtual int island() const = 0;  // this island's index, mixed into the engine seed
   virtual int island_count() const = 0;
-  virtual int interval() const = 0;      // generations (or epochs) between meetings, >= 1
+  virtual int interval() const = 0;  // generations (or epochs) between meetings, >= 1
   // Collective: every island calls it at the same generation. Stops everyone when some
   // island found a valid schedule (the lowest-numbered such island wins and its genes
   // are in `winner`), when every island gave up, or when any island's budget expired.

@@ -10,8 +10,8 @@
 
 #include <cmath>
 #include <map>
-#include <sstream>
 #include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -36,8 +36,7 @@ struct ParamSpec {
 template <class Params>
 double default_value(const ParamSpec<Params>& spec) {
   static const Params defaults{};
-  return std::visit([](auto member) { return static_cast<double>(defaults.*member); },
-                    spec.member);
+  return std::visit([](auto member) { return static_cast<double>(defaults.*member); }, spec.member);
 }
 
 // 60, 0.9, 1e+18: the shortest text that reads back as the same value, for messages.
@@ -62,13 +61,12 @@ void apply_params(Params& params, std::span<const ParamSpec<Params>> table,
     for (const auto& s : table)
       if (s.name == name) spec = &s;
     if (spec == nullptr)
-      throw InvalidParameter("does not apply to engine " + std::string(engine),
-                             "--" + name);
+      throw InvalidParameter("does not apply to engine " + std::string(engine), "--" + name);
     if (!(value >= spec->min && value <= spec->max) ||
         (is_integer(*spec) && value != std::floor(value)))
       throw InvalidParameter("must be " + std::string(is_integer(*spec) ? "an integer " : "") +
-                                 "in [" + format_param(spec->min) + ", " +
-                                 format_param(spec->max) + "], got " + format_param(value),
+                                 "in [" + format_param(spec->min) + ", " + format_param(spec->max) +
+                                 "], got " + format_param(value),
                              "--" + name);
     std::visit(
         [&](auto member) {

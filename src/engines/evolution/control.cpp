@@ -25,8 +25,8 @@ bool regular(const Topology& t) {
 std::optional<int> effective_radius(const Problem& problem, const EngineOptions& options,
                                     bool auto_radius) {
   if (options.radius) return options.radius;
-  if (auto_radius && is_broadcast(problem.collective) &&
-      problem.collective.messages.size() > 1 && regular(problem.topology))
+  if (auto_radius && is_broadcast(problem.collective) && problem.collective.messages.size() > 1 &&
+      regular(problem.topology))
     return 1;
   return std::nullopt;
 }
@@ -38,8 +38,8 @@ Schedule decode(const Problem& problem, const Instance& inst, const Genome& geno
   for (std::size_t g = 0; g < inst.gene_count(); ++g) {
     const Placement p = placement(inst, genome, g);
     const auto nodes = inst.path_nodes(p.path);
-    transfers.push_back({p.step, std::vector<NodeId>(nodes.begin(), nodes.end()),
-                         {inst.gene(g).message}});
+    transfers.push_back(
+        {p.step, std::vector<NodeId>(nodes.begin(), nodes.end()), {inst.gene(g).message}});
   }
   return assemble_schedule(problem, std::move(transfers), engine, seed);
 }

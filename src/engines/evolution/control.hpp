@@ -28,8 +28,8 @@ Schedule decode(const Problem& problem, const Instance& inst, const Genome& geno
 
 class RunControl {
  public:
-  RunControl(std::string_view engine, int steps, const Budget& budget,
-             const EngineOptions& options, int generation_limit, int stall_limit);
+  RunControl(std::string_view engine, int steps, const Budget& budget, const EngineOptions& options,
+             int generation_limit, int stall_limit);
 
   // After each generation (epoch): the best fitness so far. Reports progress at most
   // twice a second.

@@ -61,8 +61,8 @@ struct Mover {
       int ties = 0;
       for (std::int32_t p = 0; p < route.count; ++p) {
         if (p == current) continue;
-        const std::int64_t cost = ws.occ.cost({genome.step[i], inst.candidate(i, 0),
-                                               inst.gene(i).target, route.first + p});
+        const std::int64_t cost = ws.occ.cost(
+            {genome.step[i], inst.candidate(i, 0), inst.gene(i).target, route.first + p});
         if (cost < best) {
           best = cost;
           ties = 1;

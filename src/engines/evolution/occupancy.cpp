@@ -28,7 +28,8 @@ void Occupancy::add(const Placement& p) {
     return;
   }
   // A transfer joining a channel already used by `load` others conflicts with each.
-  for (const ChannelId c : inst_->path_channels(p.path)) conflicts_ += load_[index_channel(p.step, c)]++;
+  for (const ChannelId c : inst_->path_channels(p.path))
+    conflicts_ += load_[index_channel(p.step, c)]++;
   const auto k = static_cast<std::uint32_t>(inst_->ports());
   std::uint32_t& s = sends_[index_node(p.step, p.from)];
   std::uint32_t& r = receives_[index_node(p.step, p.to)];
@@ -42,7 +43,8 @@ void Occupancy::remove(const Placement& p) {
     --conflicts_;
     return;
   }
-  for (const ChannelId c : inst_->path_channels(p.path)) conflicts_ -= --load_[index_channel(p.step, c)];
+  for (const ChannelId c : inst_->path_channels(p.path))
+    conflicts_ -= --load_[index_channel(p.step, c)];
   const auto k = static_cast<std::uint32_t>(inst_->ports());
   std::uint32_t& s = sends_[index_node(p.step, p.from)];
   std::uint32_t& r = receives_[index_node(p.step, p.to)];
@@ -66,8 +68,8 @@ bool Occupancy::conflicted(const Placement& p) const {
   for (const ChannelId ch : inst_->path_channels(p.path))
     if (load_[index_channel(p.step, ch)] > 1) return true;
   const auto k = static_cast<std::uint32_t>(inst_->ports());
-  return inst_->port_limited() && (sends_[index_node(p.step, p.from)] > k ||
-                                   receives_[index_node(p.step, p.to)] > k);
+  return inst_->port_limited() &&
+         (sends_[index_node(p.step, p.from)] > k || receives_[index_node(p.step, p.to)] > k);
 }
 
 std::int64_t Occupancy::place_all(const Genome& genome) {

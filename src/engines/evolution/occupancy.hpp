@@ -41,7 +41,9 @@ class Occupancy {
     return !inst_->port_limited() || step > inst_->steps() ||
            receives_[index_node(step, node)] < static_cast<std::uint32_t>(inst_->ports());
   }
-  int sends(int step, NodeId node) const { return static_cast<int>(sends_[index_node(step, node)]); }
+  int sends(int step, NodeId node) const {
+    return static_cast<int>(sends_[index_node(step, node)]);
+  }
 
   // Places every gene of `genome` after clear(); returns the fitness.
   std::int64_t place_all(const Genome& genome);

@@ -48,8 +48,7 @@ struct RowRestorer {
     int chosen = -1;
     std::int32_t path = genome.path[g];
     const int c0 = genome.source[g];
-    if (informed_before(g, c0, s) &&
-        (!hard_ports || ws.occ.send_free(s, inst.candidate(g, c0)))) {
+    if (informed_before(g, c0, s) && (!hard_ports || ws.occ.send_free(s, inst.candidate(g, c0)))) {
       chosen = c0;
     } else {
       // A new informed sender and a path from it (seed 000 §4.4); a free port first.
@@ -74,8 +73,7 @@ struct RowRestorer {
           continue;
         }
         for (std::int32_t p = 0; p < route.count; ++p) {
-          const std::int64_t cost =
-              ws.occ.cost({s, inst.candidate(g, c), v, route.first + p});
+          const std::int64_t cost = ws.occ.cost({s, inst.candidate(g, c), v, route.first + p});
           if (cost < best) {
             best = cost;
             ties = 1;

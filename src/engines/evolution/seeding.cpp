@@ -23,7 +23,8 @@ std::int64_t evaluate(const Instance& inst, Genome& genome, Workspace& ws, Rng& 
   ws.journal.clear();
   if (inst.broadcast()) {
     ws.occ.clear();
-    for (int r = 0; r < inst.row_count(); ++r) restore_row(inst, genome, r, rng, h.directed, construct, ws);
+    for (int r = 0; r < inst.row_count(); ++r)
+      restore_row(inst, genome, r, rng, h.directed, construct, ws);
     genome.fitness = ws.occ.conflicts();
   } else {
     if (h.acceleration) accelerate(inst, genome, rng, ws);

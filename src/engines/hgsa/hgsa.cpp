@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 #include "../evolution/control.hpp"
 #include "../evolution/operators.hpp"
@@ -36,7 +37,7 @@ namespace {
 using P = HgsaParams;
 constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 17> kTable{{
+const std::array<ParamSpec<P>, 18> kTable{{
     {"workers", &P::workers, 0, 4096,
      "simulated-annealing workers (seed 002 §5 'slaves'); 0: one per thread"},
     {"threads", &P::threads, 1, 256, "threads running the workers"},
@@ -49,6 +50,9 @@ const std::array<ParamSpec<P>, 17> kTable{{
     {"temperature", &P::temperature, 0, 1e6, "initial temperature, in conflicts (ours)"},
     {"cooling", &P::cooling, 0, 1, "temperature factor per epoch (ours)"},
     {"min-temperature", &P::min_temperature, 0, 1e6, "the temperature's floor (ours)"},
+    {"restart", &P::restart, 0, kMaxCount,
+     "epochs without improvement of the best solution after which every solution is drawn "
+     "afresh, as at the start (ours); 0: never"},
     {"directed", &P::directed, 0, 1,
      "share of Metropolis proposals that are the least-conflict alternative of a "
      "conflicting gene (min-conflicts); the others are uniformly random (ours)"},
@@ -116,19 +120,25 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
   std::vector<Worker> workers;
   for (int i = 0; i < w_count; ++i) workers.emplace_back(inst);
   std::vector<evo::Rng> streams;
-  for (int i = 0; i < w_count; ++i) streams.emplace_back(seed, std::initializer_list<std::uint64_t>{1, static_cast<std::uint64_t>(i)});
+  for (int i = 0; i < w_count; ++i)
+    streams.emplace_back(seed,
+                         std::initializer_list<std::uint64_t>{1, static_cast<std::uint64_t>(i)});
   evo::Rng master_rng(seed, {2});
   Worker master(inst);
-  const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * (w_count + 1))) : 0;
-  pool.run(w_count, [&](int i, int) {
-    auto& w = workers[static_cast<std::size_t>(i)];
-    auto& rng = streams[static_cast<std::size_t>(i)];
-    evo::randomize(inst, w.genome, rng, i < step0);
-    evo::evaluate(inst, w.genome, w.ws, rng, h, true);
-    w.temperature = params_.temperature;
-  });
-  evo::randomize(inst, master.genome, master_rng, w_count < step0);
-  evo::evaluate(inst, master.genome, master.ws, master_rng, h, true);
+  const int step0 =
+      inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * (w_count + 1))) : 0;
+  auto start_solutions = [&]() {
+    pool.run(w_count, [&](int i, int) {
+      auto& w = workers[static_cast<std::size_t>(i)];
+      auto& rng = streams[static_cast<std::size_t>(i)];
+      evo::randomize(inst, w.genome, rng, i < step0);
+      evo::evaluate(inst, w.genome, w.ws, rng, h, true);
+      w.temperature = params_.temperature;
+    });
+    evo::randomize(inst, master.genome, master_rng, w_count < step0);
+    evo::evaluate(inst, master.genome, master.ws, master_rng, h, true);
+  };
+  start_solutions();
 
   // The master's genetic step (seed 002 §5), see the file comment.
   auto master_step = [&]() {
@@ -139,7 +149,8 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     std::vector<std::size_t> order(parents);
     for (std::size_t i = 0; i < parents; ++i) order[i] = i;
     for (std::size_t i = parents; i > 1; --i)
-      std::swap(order[i - 1], order[static_cast<std::size_t>(master_rng.below(static_cast<int>(i)))]);
+      std::swap(order[i - 1],
+                order[static_cast<std::size_t>(master_rng.below(static_cast<int>(i)))]);
     auto mutate = [&](evo::Genome& child, bool always) {
       evo::evaluate(inst, child, master.ws, master_rng, h);
       if (child.fitness == 0 || !(always || master_rng.chance(params_.mutation))) return;
@@ -168,7 +179,8 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     std::int64_t best = generation.front().fitness;
     for (const auto& g : generation) best = std::min(best, g.fitness);
     std::vector<double> weight;
-    for (const auto& g : generation) weight.push_back(1.0 / (1.0 + static_cast<double>(g.fitness - best)));
+    for (const auto& g : generation)
+      weight.push_back(1.0 / (1.0 + static_cast<double>(g.fitness - best)));
     auto draw = [&]() {
       double total = 0;
       for (const double x : weight) total += x;
@@ -200,8 +212,8 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
         continue;
       }
       const std::int64_t delta = w.ws.occ.conflicts() - before;
-      if (delta <= 0 ||
-          (w.temperature > 0 && rng.uniform() < std::exp(-static_cast<double>(delta) / w.temperature)))
+      if (delta <= 0 || (w.temperature > 0 &&
+                         rng.uniform() < std::exp(-static_cast<double>(delta) / w.temperature)))
         evo::commit(w.ws);
       else
         evo::undo(inst, w.genome, w.ws);
@@ -210,6 +222,8 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     w.temperature = std::max(params_.min_temperature, w.temperature * params_.cooling);
   };
 
+  std::int64_t best_seen = INT64_MAX;
+  long best_epoch = 0;
   for (;;) {
     std::int64_t best = master.genome.fitness;
     std::optional<std::size_t> found;
@@ -224,8 +238,9 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
       return i == 0 ? master.genome : workers[i - 1].genome;
     };
     if (control.link() == nullptr) {
-      if (found) return control.result_feasible(
-          evo::decode(problem, inst, member(*found), "hgsa", options_.seed));
+      if (found)
+        return control.result_feasible(
+            evo::decode(problem, inst, member(*found), "hgsa", options_.seed));
       if (expired) return control.result_unknown(true);
       if (control.gave_up()) return control.result_unknown(false);
     } else if (control.meeting_due()) {
@@ -246,6 +261,16 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
       master.ws.occ.place_all(master.genome);
     }
     if (found || expired) continue;  // on an island: wait for the next meeting
+    if (best < best_seen) {
+      best_seen = best;
+      best_epoch = control.generation();
+    } else if (params_.restart > 0 && control.generation() - best_epoch >= params_.restart) {
+      // A stalled search starts over from new first solutions (its streams go on).
+      start_solutions();
+      best_seen = INT64_MAX;
+      best_epoch = control.generation();
+      continue;
+    }
     if (control.generation() > 1) master_step();
     pool.run(w_count, anneal);
   }

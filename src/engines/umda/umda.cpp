@@ -71,8 +71,9 @@ const std::array<ParamSpec<P>, 18> kTable{{
 }};
 
 void sort_by_fitness(std::vector<evo::Genome>& population) {
-  std::stable_sort(population.begin(), population.end(),
-                   [](const evo::Genome& a, const evo::Genome& b) { return a.fitness < b.fitness; });
+  std::stable_sort(
+      population.begin(), population.end(),
+      [](const evo::Genome& a, const evo::Genome& b) { return a.fitness < b.fitness; });
 }
 
 // One new chromosome from the univariate marginal model of the parents (see above).
@@ -119,8 +120,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
   evo::RunControl control("umda", steps, budget, options_, params_.generations, params_.stall);
   const std::uint64_t seed = control.seed();
   const int n = params_.population;
-  const int n_children =
-      std::clamp(static_cast<int>(std::lround(params_.offspring * n)), 1, n - 1);
+  const int n_children = std::clamp(static_cast<int>(std::lround(params_.offspring * n)), 1, n - 1);
   const int n_parents = n - n_children;
 
   evo::ThreadPool pool(params_.threads);
@@ -155,8 +155,9 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
     const bool found = population.front().fitness == 0;
     const bool expired = control.expired();
     if (control.link() == nullptr) {
-      if (found) return control.result_feasible(
-          evo::decode(problem, inst, population.front(), "umda", options_.seed));
+      if (found)
+        return control.result_feasible(
+            evo::decode(problem, inst, population.front(), "umda", options_.seed));
       if (expired) return control.result_unknown(true);
       if (control.gave_up()) return control.result_unknown(false);
     } else if (control.meeting_due()) {
