@@ -11,6 +11,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/greedy.hpp"
+#include "ccsched/engines/lns.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
@@ -31,7 +32,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   const auto start = Budget::Clock::now();
   const Budget budget(request.time_limit, request.interrupt);
   SolveOutcome out;
-  const PathSet paths(problem.topology, problem.model);
+  const PathSet paths(problem.topology, problem.model, request.path_limits);
   // Wormhole scatter-type problems are scheduled with direct delivery (each message one
   // transfer from origin to target), the model of the seeds and of the SAT engine's direct
   // encoding; the bounds and every optimality claim are then relative to that model, and
@@ -40,6 +41,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
                       problem.model.switching == Switching::wormhole;
   BoundOptions bound_options;
   bound_options.direct_scatter = direct;
+  bound_options.time_limit = 0.5 * request.time_limit;  // the bounds get half of the limit
   out.bounds = lower_bounds(problem, paths, bound_options);
   out.lower_bound = out.bounds.best;
   const std::string model_note = direct ? " (direct delivery, the seeds' model)" : "";
@@ -135,6 +137,27 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     if (budget.expired()) {
       out.reason = "time limit reached before " + std::to_string(target) + " steps was decided";
       break;
+    }
+    // Direct-delivery scatter: first let the window search squeeze the best schedule into
+    // `target` steps on a slice of the budget (fast where the whole-problem encoding is a
+    // perfect packing); the SAT engine then gets the rest, and only it can prove.
+    if (engine_name == "sat" && lns_applies(problem)) {
+      const auto lns_start = Budget::Clock::now();
+      auto squeezed = lns_squeeze(problem, paths, *out.schedule, target,
+                                  budget.sub(std::min(0.3 * budget.remaining(), 120.0)),
+                                  request.options.seed, request.options.progress);
+      out.engine_seconds +=
+          std::chrono::duration<double>(Budget::Clock::now() - lns_start).count();
+      if (squeezed) {
+        out.schedule = std::move(squeezed);
+        target = out.schedule->steps - 1;
+        if (out.schedule->steps <= out.lower_bound) {
+          out.optimal = true;
+          out.reason = "meets the lower bound";
+          break;
+        }
+        continue;
+      }
     }
     EngineResult r = engine->solve(problem, paths, target, budget);
     out.engine_seconds += r.seconds;
