@@ -141,7 +141,18 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     // Direct-delivery scatter: first let the window search squeeze the best schedule into
     // `target` steps on a slice of the budget (fast where the whole-problem encoding is a
     // perfect packing); the SAT engine then gets the rest, and only it can prove.
-    if (engine_name == "sat" && lns_applies(problem)) {
+    // Broadcasts: the SAT engine's radius stages usually answer within seconds, so they
+    // get the first slice and the window search the next.
+    const bool broadcast = is_broadcast(problem.collective);
+    std::optional<EngineResult> first;
+    if (engine_name == "sat" && lns_applies(problem) && broadcast) {
+      first = engine->solve(problem, paths, target,
+                            budget.sub(std::min(0.3 * budget.remaining(), 60.0)));
+      out.engine_seconds += first->seconds;
+      // Undecided with time left: on to the window search; otherwise handled below.
+      if (first->status == SolveStatus::unknown && !budget.expired()) first.reset();
+    }
+    if (!first && engine_name == "sat" && lns_applies(problem)) {
       const auto lns_start = Budget::Clock::now();
       auto squeezed = lns_squeeze(problem, paths, *out.schedule, target,
                                   budget.sub(std::min(0.3 * budget.remaining(), 120.0)),
@@ -159,8 +170,8 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
         continue;
       }
     }
-    EngineResult r = engine->solve(problem, paths, target, budget);
-    out.engine_seconds += r.seconds;
+    EngineResult r = first ? std::move(*first) : engine->solve(problem, paths, target, budget);
+    if (!first) out.engine_seconds += r.seconds;
     if (r.status == SolveStatus::feasible) {
       out.schedule = std::move(r.schedule);
       target = out.schedule->steps - 1;

@@ -16,6 +16,7 @@
 #include <cadical.hpp>
 #include <numeric>
 #include <random>
+#include <unordered_map>
 
 #include "cnf.hpp"
 
@@ -246,21 +247,293 @@ class Squeezer {
   std::int64_t moves_ = 0;
 };
 
-}  // namespace
+// Broadcast windows. A reception (message m reaches node v in step s from sender u over
+// path p) is the unit; the holding rule (FORMATS.md rule 5) ties receptions together.
+// Every reception in the window's steps is freed; a freed or pending reception (m, v) may
+// only be placed before its deadline, the first step outside the window in which v
+// forwards m, so every fixed transfer keeps its holder. Senders in the window are the
+// fixed holders (origin, or received outside the window before the step) and the freed
+// or pending receptions placed earlier in the window.
+class BroadcastSqueezer {
+ public:
+  BroadcastSqueezer(const Problem& problem, const PathSet& paths, int steps, std::uint64_t seed)
+      : problem_(problem), paths_(paths), steps_(steps), rng_(seed),
+        n_(problem.topology.node_count()) {
+    ports_ = problem.model.ports.value_or(0);
+    const auto& messages = problem.collective.messages;
+    rec_.assign(messages.size() * n_, Reception{});
+    near_.assign(n_, 0);
+    for (const NodeId v : problem.topology.processors()) {
+      int nearest = std::numeric_limits<int>::max();
+      for (const NodeId u : problem.topology.processors())
+        if (u != v) nearest = std::min(nearest, paths.distance(u, v));
+      near_[v] = nearest + 1;
+    }
+  }
 
-bool lns_applies(const Problem& problem) {
-  if (is_broadcast(problem.collective) || problem.model.switching != Switching::wormhole ||
-      problem.model.combining)
-    return false;
-  return std::all_of(problem.collective.messages.begin(), problem.collective.messages.end(),
-                     [](const Message& m) { return m.targets.size() == 1; });
-}
+  bool load(const Schedule& start) {
+    const auto& messages = problem_.collective.messages;
+    std::vector<int> load(start.steps + 1, 0);
+    for (const auto& t : start.transfers) {
+      if (t.messages.size() != 1 || t.messages[0] < 0 ||
+          static_cast<std::size_t>(t.messages[0]) >= messages.size() || t.path.size() < 2)
+        return false;
+      const MessageId m = t.messages[0];
+      const NodeId u = t.path.front(), v = t.path.back();
+      if (v == messages[m].origin) continue;
+      const auto& candidates = paths_.paths(u, v);
+      const auto it = std::find_if(candidates.begin(), candidates.end(),
+                                   [&](const Path& p) { return p.nodes == t.path; });
+      if (it == candidates.end()) return false;
+      Reception& r = at(m, v);
+      if (r.step == kUnplaced || t.step < r.step) {
+        r = {t.step, u, static_cast<int>(it - candidates.begin())};
+      }
+    }
+    for (const auto& t : start.transfers) ++load[t.step];
+    std::vector<Step> order(start.steps);
+    std::iota(order.begin(), order.end(), 1);
+    // Keep the heaviest steps; among equal loads drop the later ones (fewer forwards
+    // depend on them).
+    std::stable_sort(order.begin(), order.end(),
+                     [&](Step a, Step b) { return load[a] != load[b] ? load[a] > load[b] : a < b; });
+    std::vector<Step> renumber(start.steps + 1, kUnplaced);
+    std::vector<Step> kept(order.begin(), order.begin() + std::min<int>(steps_, start.steps));
+    std::sort(kept.begin(), kept.end());
+    for (std::size_t i = 0; i < kept.size(); ++i) renumber[kept[i]] = static_cast<Step>(i + 1);
+    for (auto& r : rec_)
+      if (r.step != kUnplaced) r.step = renumber[r.step];
+    refresh_pending();
+    return true;
+  }
 
-std::optional<Schedule> lns_squeeze(const Problem& problem, const PathSet& paths,
-                                    const Schedule& start, int steps, const Budget& budget,
-                                    std::uint64_t seed, const ProgressFn& progress) {
-  if (!lns_applies(problem) || steps < 1) return std::nullopt;
-  Squeezer squeezer(problem, paths, steps, seed);
+  std::size_t pending() const { return pending_.size(); }
+  std::int64_t moves() const { return moves_; }
+
+  bool move(const Budget& budget) {
+    const int w = std::min(window_, steps_);
+    std::vector<Step> window;
+    if (rng_() % 2 == 0) {
+      const Step first = static_cast<Step>(1 + rng_() % (steps_ - w + 1));
+      for (int j = 0; j < w; ++j) window.push_back(first + j);
+    } else {
+      std::vector<Step> all(steps_);
+      std::iota(all.begin(), all.end(), 1);
+      std::shuffle(all.begin(), all.end(), rng_);
+      window.assign(all.begin(), all.begin() + w);
+      std::sort(window.begin(), window.end());
+    }
+    std::vector<int> slot(steps_ + 2, -1);
+    for (int j = 0; j < w; ++j) slot[window[j]] = j;
+
+    const auto& messages = problem_.collective.messages;
+    // The pairs to place: every reception in the window (must) and some pending ones.
+    std::vector<std::pair<MessageId, NodeId>> freed, candidates;
+    for (std::size_t m = 0; m < messages.size(); ++m)
+      for (NodeId v = 0; v < n_; ++v) {
+        const Reception& r = at(static_cast<MessageId>(m), v);
+        if (r.step != kUnplaced && slot[r.step] >= 0) freed.emplace_back(static_cast<MessageId>(m), v);
+      }
+    candidates = pending_;
+    std::shuffle(candidates.begin(), candidates.end(), rng_);
+    if (candidates.size() > 48) candidates.resize(48);
+    const bool sideways = fruitless_ > 0 && fruitless_ % 5 == 0;
+
+    // Deadlines with the window's receptions freed: the first fixed forward of (m, v).
+    auto deadline = [&](MessageId m, NodeId v) {
+      Step first = static_cast<Step>(steps_ + 1);
+      for (NodeId x = 0; x < n_; ++x) {
+        const Reception& r = at(m, x);
+        if (r.step != kUnplaced && r.sender == v && slot[r.step] < 0) first = std::min(first, r.step);
+      }
+      return first;
+    };
+
+    CaDiCaL::Solver solver;
+    solver.set("quiet", 1);
+    solver.set("seed", static_cast<int>(rng_() % 2147483647u));
+    sat::Cnf cnf(&solver);
+    const int channels = problem_.topology.channel_count();
+    std::vector<std::vector<int>> users(static_cast<std::size_t>(w) * channels);
+    std::vector<std::vector<int>> sends(static_cast<std::size_t>(w) * n_),
+        receives(static_cast<std::size_t>(w) * n_);
+    // recv[(m, v)][j]: the pair is placed in window step j (0 when not allowed).
+    std::unordered_map<std::int64_t, std::vector<int>> recv;
+    auto key = [&](MessageId m, NodeId v) { return static_cast<std::int64_t>(m) * n_ + v; };
+    std::vector<std::pair<MessageId, NodeId>> all_pairs = freed;
+    all_pairs.insert(all_pairs.end(), candidates.begin(), candidates.end());
+    for (const auto& [m, v] : all_pairs) {
+      const Step limit = deadline(m, v);
+      std::vector<int> lits(w, 0);
+      for (int j = 0; j < w; ++j)
+        if (window[j] < limit) lits[j] = cnf.new_var();
+      recv.emplace(key(m, v), std::move(lits));
+    }
+    struct Var {
+      int lit;
+      MessageId message;
+      NodeId sender, receiver;
+      int slot;
+      int path;
+    };
+    std::vector<Var> vars;
+    std::vector<int> placed_any;
+    auto encode = [&](MessageId m, NodeId v, bool must) {
+      const auto& lits = recv.at(key(m, v));
+      std::vector<int> some;
+      for (int j = 0; j < w; ++j) {
+        if (lits[j] == 0) continue;
+        some.push_back(lits[j]);
+        receives[static_cast<std::size_t>(j) * n_ + v].push_back(lits[j]);
+        std::vector<int> ways{-lits[j]};
+        for (const NodeId u : problem_.topology.processors()) {
+          if (u == v) continue;
+          // Near senders only (one hop past the nearest processor), and the current one:
+          // the window stays small, and the present schedule stays representable.
+          if (paths_.distance(u, v) > near_[v] && u != at(m, v).sender) continue;
+          const auto& candidates_paths = paths_.paths(u, v);
+          if (candidates_paths.empty()) continue;
+          // Does u hold m before window step j? Fixed: yes or no; variable: some earlier
+          // window placement of (m, u).
+          std::vector<int> holds;
+          bool fixed_holder = u == messages[m].origin;
+          if (!fixed_holder) {
+            const Reception& r = at(m, u);
+            const auto it = recv.find(key(m, u));
+            if (it != recv.end()) {
+              for (int jj = 0; jj < j; ++jj)
+                if (it->second[jj] != 0) holds.push_back(it->second[jj]);
+              if (holds.empty()) continue;
+            } else if (r.step != kUnplaced && r.step < window[j]) {
+              fixed_holder = true;
+            } else {
+              continue;
+            }
+          }
+          for (int p = 0; p < static_cast<int>(candidates_paths.size()) && p < 8; ++p) {
+            const int x = cnf.new_var();
+            ways.push_back(x);
+            vars.push_back({x, m, u, v, j, p});
+            cnf.add({-x, lits[j]});
+            if (!fixed_holder) {
+              std::vector<int> clause{-x};
+              clause.insert(clause.end(), holds.begin(), holds.end());
+              cnf.add(clause);
+            }
+            for (const ChannelId c : candidates_paths[p].channels)
+              users[static_cast<std::size_t>(j) * channels + c].push_back(x);
+            sends[static_cast<std::size_t>(j) * n_ + u].push_back(x);
+          }
+        }
+        cnf.add(ways);  // placed in step j => by some transfer
+      }
+      cnf.at_most_one(some);
+      if (must) {
+        cnf.add(some);
+      } else {
+        const int placed = cnf.new_var();
+        some.insert(some.begin(), -placed);
+        cnf.add(some);
+        placed_any.push_back(placed);
+      }
+    };
+    for (const auto& [m, v] : freed) encode(m, v, true);
+    for (const auto& [m, v] : candidates) encode(m, v, false);
+    if (!sideways && !placed_any.empty()) cnf.add(placed_any);
+    for (auto& u : users) cnf.at_most_one(u);
+    if (ports_ > 0) {
+      for (auto& s : sends) cnf.at_most_k(s, ports_);
+      for (auto& r : receives) cnf.at_most_k(r, ports_);
+    }
+    Stop stop(budget);
+    solver.connect_terminator(&stop);
+    solver.limit("conflicts", 20000);
+    const int answer = solver.solve();
+    solver.disconnect_terminator();
+    ++moves_;
+    if (answer != 10) {
+      if (answer == 20)
+        window_ = std::min(window_ + 1, std::min(steps_, 8));
+      else
+        window_ = std::max(window_ - 1, 2);
+      ++fruitless_;
+      return false;
+    }
+    for (const auto& [m, v] : all_pairs) at(m, v).step = kUnplaced;
+    // One transfer per placed pair: the first way the model chose.
+    for (const Var& x : vars) {
+      if (solver.val(x.lit) <= 0) continue;
+      Reception& r = at(x.message, x.receiver);
+      const Step s = window[x.slot];
+      if (r.step != kUnplaced) continue;
+      const auto& lits = recv.at(key(x.message, x.receiver));
+      if (solver.val(lits[x.slot]) <= 0) continue;
+      r = {s, x.sender, x.path};
+    }
+    const std::size_t before = pending_.size();
+    refresh_pending();
+    const bool better = pending_.size() < before;
+    fruitless_ = better ? 0 : fruitless_ + 1;
+    return better;
+  }
+
+  Schedule schedule(std::uint64_t seed) const {
+    std::vector<Transfer> transfers;
+    const auto& messages = problem_.collective.messages;
+    for (std::size_t m = 0; m < messages.size(); ++m)
+      for (NodeId v = 0; v < n_; ++v) {
+        const Reception& r = rec_[m * n_ + v];
+        if (r.step == kUnplaced) continue;
+        transfers.push_back({r.step, paths_.paths(r.sender, v)[r.path].nodes,
+                             {static_cast<MessageId>(m)}});
+      }
+    return assemble_schedule(problem_, std::move(transfers), "lns", seed);
+  }
+
+ private:
+  struct Reception {
+    Step step = kUnplaced;
+    NodeId sender = kNoNode;
+    int path = 0;
+  };
+  Reception& at(MessageId m, NodeId v) { return rec_[static_cast<std::size_t>(m) * n_ + v]; }
+
+  // Pending: the targets without a reception, and relays whose reception was dropped
+  // while a kept transfer still forwards from them.
+  void refresh_pending() {
+    pending_.clear();
+    const auto& messages = problem_.collective.messages;
+    for (std::size_t mi = 0; mi < messages.size(); ++mi) {
+      const auto m = static_cast<MessageId>(mi);
+      std::vector<char> needed(n_, 0);
+      for (const NodeId v : messages[m].targets) needed[v] = 1;
+      for (NodeId x = 0; x < n_; ++x)
+        if (at(m, x).step != kUnplaced && at(m, x).sender != messages[m].origin)
+          needed[at(m, x).sender] = 1;
+      for (NodeId v = 0; v < n_; ++v)
+        if (needed[v] && v != messages[m].origin && at(m, v).step == kUnplaced)
+          pending_.emplace_back(m, v);
+    }
+  }
+
+  const Problem& problem_;
+  const PathSet& paths_;
+  int steps_;
+  std::mt19937_64 rng_;
+  int n_;
+  int ports_ = 0;
+  std::vector<Reception> rec_;
+  std::vector<int> near_;  // [v]: senders of v at most this many hops away
+  std::vector<std::pair<MessageId, NodeId>> pending_;
+  int window_ = 3;
+  int fruitless_ = 0;
+  std::int64_t moves_ = 0;
+};
+
+template <typename S>
+std::optional<Schedule> squeeze(S&& squeezer, const Schedule& start, int steps,
+                                const Budget& budget, std::uint64_t seed,
+                                const ProgressFn& progress) {
   if (!squeezer.load(start)) return std::nullopt;
   const auto begin = Budget::Clock::now();
   while (squeezer.pending() > 0) {
@@ -271,6 +544,27 @@ std::optional<Schedule> lns_squeeze(const Problem& problem, const PathSet& paths
                 std::chrono::duration<double>(Budget::Clock::now() - begin).count()});
   }
   return squeezer.schedule(seed);
+}
+
+}  // namespace
+
+bool lns_applies(const Problem& problem) {
+  if (problem.model.combining) return false;
+  if (is_broadcast(problem.collective)) return true;
+  if (problem.model.switching != Switching::wormhole) return false;
+  return std::all_of(problem.collective.messages.begin(), problem.collective.messages.end(),
+                     [](const Message& m) { return m.targets.size() == 1; });
+}
+
+std::optional<Schedule> lns_squeeze(const Problem& problem, const PathSet& paths,
+                                    const Schedule& start, int steps, const Budget& budget,
+                                    std::uint64_t seed, const ProgressFn& progress) {
+  if (!lns_applies(problem) || steps < 1) return std::nullopt;
+  if (is_broadcast(problem.collective) ||
+      problem.model.switching != Switching::wormhole)
+    return squeeze(BroadcastSqueezer(problem, paths, steps, seed), start, steps, budget, seed,
+                   progress);
+  return squeeze(Squeezer(problem, paths, steps, seed), start, steps, budget, seed, progress);
 }
 
 }  // namespace ccsched
