@@ -14,6 +14,8 @@ packages=(
   libopenmpi-dev openmpi-bin
   # simulate: SimGrid replay (optional at build time, installed so CI runs it)
   libsimgrid-dev
+  # hardening: libFuzzer targets of the readers (scripts/fuzz.sh, the `fuzz` preset)
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

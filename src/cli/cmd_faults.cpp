@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <csignal>
+
 #include "ccsched/core/error.hpp"
 #include "ccsched/faults/sweep.hpp"
 #include "ccsched/render/html.hpp"
@@ -13,12 +16,22 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "problem_options.hpp"
+#include "resource_options.hpp"
 
 namespace ccsched::cli {
 namespace {
 
+std::atomic<bool> g_interrupted{false};
+
+// The first Ctrl-C ends the sweep (the table so far is printed); a second one kills.
+extern "C" void on_faults_sigint(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
+
 struct FaultsOptions {
   ProblemOptions problem;
+  ResourceOptions resources;
   std::vector<std::string> kinds;
   std::vector<std::string> links;
   bool double_faults = false;
@@ -97,7 +110,28 @@ void run_faults(const FaultsOptions& o) {
       fmt::print(stderr, "\r\033[Kfaults: {}/{} rows, last {}", done, total, row.name);
       if (done == total) fmt::print(stderr, "\r\033[K");
     };
-  const FaultSweep sweep = sweep_faults(t, request);
+  // Plan the paths and the memory limit on the fault-free network for the first kind
+  // (the SAT engine re-checks every encoding on the damaged networks).
+  {
+    const Problem base{t, make_collective(t, [&] {
+                         CollectiveRequest cr = request.collective;
+                         cr.kind = request.kinds.front();
+                         return cr;
+                       }()),
+                       request.model};
+    plan_resources(base, memory_limit(o.resources), request.solve);
+  }
+  g_interrupted.store(false);
+  request.solve.interrupt = &g_interrupted;
+  auto previous = std::signal(SIGINT, on_faults_sigint);
+  FaultSweep sweep;
+  try {
+    sweep = sweep_faults(t, request);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  std::signal(SIGINT, previous);
   if (!o.html.empty()) write_faults_html(o.html, t, sweep, o.double_faults);
 
   if (o.json) {
@@ -119,6 +153,7 @@ void run_faults(const FaultsOptions& o) {
       j["rows"].push_back(r);
     }
     fmt::print("{}\n", j.dump(2));
+    if (g_interrupted.load()) throw ExitStatus{130};
     return;
   }
   fmt::print("network {}: {} single-link faults{}; fault diameter {}\n", t.name(),
@@ -136,7 +171,10 @@ void run_faults(const FaultsOptions& o) {
   }
   fmt::print("'*' degraded (more steps than without faults), '?' not proven optimal, "
              "'-' none found\n");
-  if (!sweep.complete) fmt::print("time limit reached: later cells were not computed\n");
+  if (!sweep.complete)
+    fmt::print("{}: later cells were not computed\n",
+               g_interrupted.load() ? "interrupted" : "time limit reached");
+  if (g_interrupted.load()) throw ExitStatus{130};
 }
 
 }  // namespace
@@ -145,6 +183,7 @@ void add_faults_command(CLI::App& app) {
   auto options = std::make_shared<FaultsOptions>();
   auto* cmd = app.add_subcommand("faults", "re-design collectives under every single (or double) link fault");
   add_problem_options(cmd, options->problem, /*with_cc=*/false);
+  add_resource_options(cmd, options->resources);
   cmd->add_option("--cc", options->kinds, "collectives, comma list (e.g. OAB,AAB,OAS,AAS)")->required();
   cmd->add_option("--links", options->links, "all (default) or a comma list of links U-V");
   cmd->add_flag("--double", options->double_faults, "also every pair of faulty links");

@@ -22,6 +22,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "problem_options.hpp"
+#include "resource_options.hpp"
 #ifdef CCSCHED_HAVE_DIST
 #include "ccsched/dist/islands.hpp"
 #endif
@@ -31,10 +32,15 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_sigint(int) { g_interrupted.store(true); }
+// The first Ctrl-C asks the search to stop and report; a second one kills at once.
+extern "C" void on_sigint(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
 
 struct SolveOptions {
   ProblemOptions problem;
+  ResourceOptions resources;
   std::string engine = "auto";
   int steps = 0;
   double time_limit = 0.0;
@@ -211,6 +217,7 @@ void run_solve(const SolveOptions& o) {
   ParamValues island_values;
   collect_parameters(o, request.options.params, island_values);
   if (o.runs < 1) throw InvalidParameter("must be at least 1", "--runs");
+  plan_resources(problem, memory_limit(o.resources), request);  // refuses what cannot fit
 
 #ifdef CCSCHED_HAVE_DIST
   std::unique_ptr<dist::MpiSession> session;
@@ -242,17 +249,27 @@ void run_solve(const SolveOptions& o) {
   std::vector<RunRecord> runs;
   for (int run = 0; run < o.runs && !g_interrupted.load(); ++run) {
     request.options.seed = o.seed + static_cast<std::uint64_t>(run);
+    SolveOutcome out;
+    try {
 #ifdef CCSCHED_HAVE_DIST
-    SolveOutcome out = session ? dist::solve_islands(problem, request, island_params, *session)
-                               : solve_problem(problem, request);
+      out = session ? dist::solve_islands(problem, request, island_params, *session)
+                    : solve_problem(problem, request);
 #else
-    SolveOutcome out = solve_problem(problem, request);
+      out = solve_problem(problem, request);
 #endif
+    } catch (const Unsupported&) {
+      // Ctrl-C before any schedule existed (e.g. during the greedy phase): stop quietly.
+      if (!g_interrupted.load()) throw;
+      break;
+    }
     runs.push_back({request.options.seed, std::move(out)});
   }
   std::signal(SIGINT, previous);
   if (show_progress) fmt::print(stderr, "\r\033[K");
-  if (runs.empty()) throw ExitStatus{130};
+  if (runs.empty()) {
+    fmt::print(stderr, "ccsched: interrupted before any schedule was found\n");
+    throw ExitStatus{130};
+  }
 
   // The schedule reported and written: the first run's, or with --runs the first success.
   const RunRecord* shown = &runs.front();
@@ -280,6 +297,7 @@ void add_solve_command(CLI::App& app) {
   auto options = std::make_shared<SolveOptions>();
   auto* cmd = app.add_subcommand("solve", "design a schedule with the fewest steps");
   add_problem_options(cmd, options->problem);
+  add_resource_options(cmd, options->resources);
   cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa")
       ->capture_default_str();
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T");

@@ -46,8 +46,17 @@ class Occupancy {
   std::vector<std::vector<int>> sends_, receives_;
 };
 
+// The budget ran out before the schedule was complete: greedy has no partial answer (a
+// schedule must deliver everything), so it stops with a clear message.
+[[noreturn]] void out_of_time(const Budget& budget) {
+  if (budget.interrupted()) throw Unsupported("interrupted", "greedy");
+  throw Unsupported("time limit reached before the greedy schedule (the upper bound every "
+                    "search starts from) was complete; raise --time-limit",
+                    "greedy");
+}
+
 std::vector<Transfer> schedule_direct(const Problem& problem, const PathSet& paths,
-                                      std::mt19937_64& rng) {
+                                      std::mt19937_64& rng, const Budget& budget) {
   const auto& messages = problem.collective.messages;
   std::vector<MessageId> order(messages.size());
   std::iota(order.begin(), order.end(), 0);
@@ -59,7 +68,9 @@ std::vector<Transfer> schedule_direct(const Problem& problem, const PathSet& pat
   });
   Occupancy occupancy(problem.topology, effective_ports(problem));
   std::vector<Transfer> transfers;
+  std::size_t done = 0;
   for (const MessageId m : order) {
+    if (++done % 64 == 0 && budget.expired()) out_of_time(budget);
     const auto& candidates = paths.paths(messages[m].origin, messages[m].targets[0]);
     if (candidates.empty())
       throw InvalidInput("no allowed path from " + std::to_string(messages[m].origin) + " to " +
@@ -102,26 +113,32 @@ std::vector<Transfer> schedule_spreading(const Problem& problem, const PathSet& 
   std::shuffle(pending.begin(), pending.end(), rng);
   std::vector<Transfer> transfers;
   for (Step s = 1; !pending.empty(); ++s) {
-    if (s > 1 && budget.interrupted()) throw Unsupported("interrupted", "greedy");
+    if (budget.expired()) out_of_time(budget);
     auto nearest = [&](const Pending& p) {
       int best = kUnreachable;
       for (const NodeId h : holders[p.message]) best = std::min(best, paths.distance(h, p.target));
       return best;
     };
     std::vector<std::pair<int, std::size_t>> order;
-    for (std::size_t i = 0; i < pending.size(); ++i) order.push_back({nearest(pending[i]), i});
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      if (i % 4096 == 4095 && budget.expired()) out_of_time(budget);
+      order.push_back({nearest(pending[i]), i});
+    }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::pair<MessageId, NodeId>> informed;  // become holders after step s
     std::vector<char> done(pending.size(), 0);
     bool progress = false;
+    std::size_t visited = 0;
     for (const auto& [distance, index] : order) {
+      if (++visited % 256 == 0 && budget.expired()) out_of_time(budget);
       const auto [m, target] = pending[index];
       if (distance == kUnreachable)
         throw InvalidInput("processor " + std::to_string(target) + " cannot be reached", "routing");
       // Holders sorted by distance to the target: the nearest free one sends.
       std::vector<NodeId> senders = holders[m];
-      std::stable_sort(senders.begin(), senders.end(), [&](NodeId a, NodeId b) {
+      // Init-capture: clang 14 cannot capture a structured binding.
+      std::stable_sort(senders.begin(), senders.end(), [&, target = target](NodeId a, NodeId b) {
         return paths.distance(a, target) < paths.distance(b, target);
       });
       bool sent = false;
@@ -179,7 +196,7 @@ Schedule greedy_schedule(const Problem& problem, const PathSet& paths, std::uint
   std::mt19937_64 rng(seed);
   const bool direct = !is_broadcast(problem.collective) &&
                       problem.model.switching == Switching::wormhole;
-  auto transfers = direct ? schedule_direct(problem, paths, rng)
+  auto transfers = direct ? schedule_direct(problem, paths, rng, budget)
                           : schedule_spreading(problem, paths, rng, budget);
   return assemble_schedule(problem, std::move(transfers), "greedy", seed);
 }

@@ -313,7 +313,17 @@ class BroadcastSqueezer {
   bool move(const Budget& budget) {
     const int w = std::min(window_, steps_);
     std::vector<Step> window;
-    if (rng_() % 2 == 0) {
+    const int mode = static_cast<int>(rng_() % 3);
+    if (mode == 2 && !pending_.empty()) {
+      // Aimed at a pending reception: consecutive steps before its deadline.
+      const auto [pm, pv] = pending_[rng_() % pending_.size()];
+      Step due = static_cast<Step>(steps_ + 1);
+      for (NodeId x = 0; x < n_; ++x)
+        if (at(pm, x).step != kUnplaced && at(pm, x).sender == pv) due = std::min(due, at(pm, x).step);
+      const int last = std::max(w, static_cast<int>(due) - 1);
+      const Step first = static_cast<Step>(1 + rng_() % (last - w + 1));
+      for (int j = 0; j < w; ++j) window.push_back(first + j);
+    } else if (mode == 0) {
       const Step first = static_cast<Step>(1 + rng_() % (steps_ - w + 1));
       for (int j = 0; j < w; ++j) window.push_back(first + j);
     } else {

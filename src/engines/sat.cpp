@@ -24,6 +24,7 @@
 #include <unordered_map>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/engines/resources.hpp"
 #include "cnf.hpp"
 
 namespace ccsched {
@@ -289,6 +290,11 @@ class Watch final : public CaDiCaL::Terminator, public CaDiCaL::Learner {
 
 }  // namespace
 
+struct SatEngine::Census {
+  const Problem* problem = nullptr;
+  std::unique_ptr<PathCensus> census;
+};
+
 struct SatEngine::State {
   const Problem* problem = nullptr;
   const PathSet* paths = nullptr;
@@ -359,6 +365,7 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   }
   for (const auto& stage : stages) {
     if (budget.expired()) break;
+    if (!fits_memory(problem, paths, steps, stage)) continue;  // a smaller stage may still fit
     const double slice = std::clamp(0.25 * budget.remaining(), 2.0, 60.0);
     State staged;
     EngineResult res = run(staged, problem, paths, steps, budget.sub(slice), stage);
@@ -372,12 +379,43 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   // The unrestricted (or user-restricted) encoding is kept: the driver asks for fewer
   // steps next, which only adds assumptions.
   if (!state_ || state_->problem != &problem || state_->paths != &paths ||
-      state_->encoding.steps < steps)
+      state_->encoding.steps < steps) {
+    state_.reset();  // free the old encoding before estimating or building the new one
+    if (std::string why; !fits_memory(problem, paths, steps, {options_.radius, std::nullopt}, &why)) {
+      EngineResult res;
+      res.status = SolveStatus::unknown;
+      res.note = why;
+      res.conflicts = conflicts;
+      res.seconds = elapsed();
+      return res;
+    }
     state_ = std::make_unique<State>();
+  }
   EngineResult res = run(*state_, problem, paths, steps, budget, {options_.radius, std::nullopt});
   res.conflicts += conflicts;
   res.seconds = elapsed();
   return res;
+}
+
+bool SatEngine::fits_memory(const Problem& problem, const PathSet& paths, int steps,
+                            const SatRestriction& restriction, std::string* why) {
+  if (options_.max_memory <= 0) return true;
+  if (!census_ || census_->problem != &problem) {
+    census_ = std::make_unique<Census>();
+    census_->problem = &problem;
+    census_->census = std::make_unique<PathCensus>(problem.topology, problem.model);
+  }
+  double cap = paths.limits().truncate ? static_cast<double>(paths.limits().max_paths_per_pair)
+                                       : 1e300;
+  if (restriction.paths_per_message) cap = std::min<double>(cap, *restriction.paths_per_message);
+  const auto need = estimate_sat(problem, *census_->census, steps, restriction.radius, cap);
+  if (need.bytes <= options_.max_memory) return true;
+  if (why != nullptr)
+    *why = memory_refusal("the SAT encoding for " + std::to_string(steps) + " steps", need,
+                          options_.max_memory,
+                          "try fewer steps, minimal routing, a --radius, an evolutionary "
+                          "engine (umda, hgsa) or --engine greedy");
+  return false;
 }
 
 EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& paths, int steps,
@@ -410,6 +448,12 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
   result.conflicts = watch.conflicts();
   result.complete = st.encoding.complete;
   result.note = st.encoding.note;
+  if (paths.truncated()) {
+    // Some pair had more paths than the path limit kept: the search was restricted.
+    result.complete = false;
+    result.note = (result.note.empty() ? "" : result.note + ", ") + "at most " +
+                  std::to_string(paths.limits().max_paths_per_pair) + " paths per pair";
+  }
   if (answer == 10) {
     // Per (message, receiver) keep the earliest chosen transfer: duplicates add nothing,
     // and the earliest keeps every later forward's holding condition (rule 5).

@@ -41,6 +41,7 @@ FaultRow evaluate(const Topology& base, const std::vector<Link>& faults,
   row.faults = faults;
   Topology damaged = base.without_channels(removed);
   row.diameter = processor_diameter(damaged, row.connected);
+  const std::string stopped = sweep_budget.interrupted() ? "interrupted" : "time limit";
   for (std::size_t k = 0; k < request.kinds.size(); ++k) {
     FaultCell cell;
     if (!row.connected) {
@@ -49,7 +50,7 @@ FaultRow evaluate(const Topology& base, const std::vector<Link>& faults,
       continue;
     }
     if (sweep_budget.expired()) {
-      cell.note = "time limit";
+      cell.note = stopped;
       row.cells.push_back(cell);
       continue;
     }
@@ -58,7 +59,16 @@ FaultRow evaluate(const Topology& base, const std::vector<Link>& faults,
     Problem problem{damaged, make_collective(damaged, cr), request.model};
     SolveRequest solve = request.solve;
     solve.time_limit = std::min(solve.time_limit, sweep_budget.remaining());
-    const SolveOutcome out = solve_problem(problem, solve);
+    SolveOutcome out;
+    try {
+      out = solve_problem(problem, solve);
+    } catch (const Unsupported& e) {
+      // One cell the engines cannot handle (out of time in the greedy phase, over the
+      // memory limit, interrupted) leaves the rest of the table intact.
+      cell.note = e.what();
+      row.cells.push_back(cell);
+      continue;
+    }
     cell.lower_bound = out.lower_bound;
     cell.optimal = out.optimal;
     if (out.schedule) cell.steps = out.schedule->steps;
@@ -102,16 +112,18 @@ FaultSweep sweep_faults(const Topology& t, const FaultSweepRequest& request) {
   };
   add(evaluate(t, {}, request, budget, nullptr));
   const FaultRow baseline = sweep.rows.front();
-  for (std::size_t i = 0; i < links.size(); ++i) {
+  // Past the time limit (or Ctrl-C) no further rows are added: on large networks even
+  // the diameter of every damaged network takes minutes.
+  for (std::size_t i = 0; i < links.size() && !budget.expired(); ++i) {
     add(evaluate(t, {links[i]}, request, budget, &baseline));
     const auto& row = sweep.rows.back();
     if (row.connected) sweep.fault_diameter = std::max(sweep.fault_diameter, row.diameter);
   }
   if (request.double_faults)
-    for (std::size_t i = 0; i < links.size(); ++i)
-      for (std::size_t j = i + 1; j < links.size(); ++j)
+    for (std::size_t i = 0; i < links.size() && !budget.expired(); ++i)
+      for (std::size_t j = i + 1; j < links.size() && !budget.expired(); ++j)
         add(evaluate(t, {links[i], links[j]}, request, budget, &baseline));
-  sweep.complete = !budget.expired();
+  sweep.complete = !budget.expired() && sweep.rows.size() == total;
   return sweep;
 }
 

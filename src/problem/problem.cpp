@@ -123,41 +123,12 @@ void finish_from_messages(Collective& c) {
   c.receivers.assign(receivers.begin(), receivers.end());
 }
 
-// Reads a message list: one message per line, "origin target [target ...]", ids or labels,
-// '#' starts a comment. Errors name file:line.
 std::vector<Message> read_message_file(const Topology& t, const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidInput("cannot open the message list", path);
-  std::vector<Message> out;
-  std::string line;
-  int line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    const std::string where = fmt::format("{}:{}", path, line_no);
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    std::istringstream words(line);
-    std::vector<std::string> items;
-    for (std::string w; words >> w;) items.push_back(w);
-    if (items.empty()) continue;
-    if (items.size() < 2)
-      throw InvalidInput(
-          fmt::format("expected 'origin target [target ...]', got '{}'", items.front()), where);
-    Message m;
-    m.origin = resolve_processor<InvalidInput>(t, items[0], "origin", where);
-    std::set<NodeId> seen;
-    for (std::size_t i = 1; i < items.size(); ++i) {
-      const NodeId target = resolve_processor<InvalidInput>(t, items[i], "target", where);
-      if (target == m.origin)
-        throw InvalidInput(fmt::format("target {} is the message's own origin", items[i]), where);
-      if (!seen.insert(target).second)
-        throw InvalidInput(fmt::format("target {} appears twice", items[i]), where);
-      m.targets.push_back(target);
-    }
-    std::sort(m.targets.begin(), m.targets.end());
-    out.push_back(std::move(m));
-  }
-  if (out.empty()) throw InvalidInput("the message list has no messages", path);
-  return out;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return read_message_list(t, text.str(), path);
 }
 
 Collective make_permutation(const Topology& t, const CollectiveRequest& request) {
@@ -216,6 +187,44 @@ CollectiveKind parse_collective_kind(std::string_view text) {
                   "CUSTOM)",
                   text),
       "--cc");
+}
+
+// Reads a message list: one message per line, "origin target [target ...]", ids or labels,
+// '#' starts a comment. Errors name where:line.
+std::vector<Message> read_message_list(const Topology& t, std::string_view text,
+                                       std::string_view where) {
+  const std::string path(where);
+  std::istringstream in{std::string(text)};
+  std::vector<Message> out;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const std::string place = fmt::format("{}:{}", path, line_no);
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::vector<std::string> items;
+    for (std::string w; words >> w;) items.push_back(w);
+    if (items.empty()) continue;
+    if (items.size() < 2)
+      throw InvalidInput(
+          fmt::format("expected 'origin target [target ...]', got '{}'", items.front()), place);
+    Message m;
+    m.origin = resolve_processor<InvalidInput>(t, items[0], "origin", place);
+    std::set<NodeId> seen;
+    for (std::size_t i = 1; i < items.size(); ++i) {
+      const NodeId target = resolve_processor<InvalidInput>(t, items[i], "target", place);
+      if (target == m.origin)
+        throw InvalidInput(fmt::format("target {} is the message's own origin", items[i]), place);
+      if (!seen.insert(target).second)
+        throw InvalidInput(fmt::format("target {} appears twice", items[i]), place);
+      m.targets.push_back(target);
+    }
+    std::sort(m.targets.begin(), m.targets.end());
+    out.push_back(std::move(m));
+  }
+  if (out.empty()) throw InvalidInput("the message list has no messages", path);
+  return out;
 }
 
 bool is_broadcast(const Collective& c) {

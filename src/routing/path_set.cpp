@@ -17,33 +17,43 @@ namespace {
 class PathEnumerator {
  public:
   PathEnumerator(const Topology& t, NodeId to, const std::vector<int>& dist_to,
-                 std::size_t limit, std::vector<Path>& out)
+                 std::size_t limit, bool truncate, std::vector<Path>& out)
       : t_(t),
         to_(to),
         dist_to_(dist_to),
         limit_(limit),
+        truncate_(truncate),
         out_(out),
         on_path_(t.node_count(), 0),
         terminals_only_(t.switch_count() > 0) {}
 
-  void run(NodeId from, int budget) {
+  // False when the list was cut at the limit (truncate mode).
+  bool run(NodeId from, int budget) {
     current_.nodes.push_back(from);
     on_path_[from] = 1;
     extend(from, budget);
+    return !full_;
   }
 
  private:
   void extend(NodeId at, int budget) {
+    if (full_) return;
     if (at == to_) {
-      if (out_.size() >= limit_)
+      if (out_.size() >= limit_) {
+        if (truncate_) {
+          full_ = true;
+          return;
+        }
         throw Unsupported("more than " + std::to_string(limit_) +
-                              " allowed paths between one pair; use minimal routing or fewer "
-                              "extra hops",
+                              " allowed paths between one pair; use minimal routing, fewer "
+                              "extra hops, or an engine that samples paths (greedy, umda, hgsa)",
                           "routing");
+      }
       out_.push_back(current_);
       return;
     }
     for (const ChannelId c : t_.out_channels(at)) {
+      if (full_) return;
       const NodeId next = t_.channel(c).to;
       if (on_path_[next] || dist_to_[next] == kUnreachable || dist_to_[next] + 1 > budget)
         continue;
@@ -62,6 +72,8 @@ class PathEnumerator {
   NodeId to_;
   const std::vector<int>& dist_to_;
   std::size_t limit_;
+  bool truncate_;
+  bool full_ = false;
   std::vector<Path>& out_;
   std::vector<char> on_path_;
   bool terminals_only_;  // networks with switches: processors do not relay
@@ -110,8 +122,10 @@ const std::vector<Path>& PathSet::paths(NodeId from, NodeId to) const {
       if (const auto c = topology_->find_channel(from, to)) found.push_back({{from, to}, {*c}});
     } else {
       const int budget = model_.routing == Routing::minimal ? d : d + model_.extra_hops;
-      PathEnumerator(*topology_, to, dist_[to], limits_.max_paths_per_pair, found)
-          .run(from, budget);
+      if (!PathEnumerator(*topology_, to, dist_[to], limits_.max_paths_per_pair,
+                          limits_.truncate, found)
+               .run(from, budget))
+        truncated_ = true;
     }
   }
   return cache_.emplace(key, std::move(found)).first->second;

@@ -28,13 +28,12 @@
 namespace ccsched {
 namespace {
 
-// Guards against a typo such as "hypercube:40" allocating the machine away.
-constexpr long long kMaxNodes = 1'000'000;
-constexpr long long kMaxChannels = 20'000'000;
-
-// The spec string being built; every parameter error names it.
+// The spec string being built; every parameter error names it. It also carries the size
+// limits (SpecLimits guards against a typo such as "hypercube:40" allocating the machine
+// away).
 struct SpecError {
   std::string spec;
+  SpecLimits limits;
   [[noreturn]] void fail(const std::string& what) const { throw InvalidParameter(what, spec); }
 };
 
@@ -78,9 +77,9 @@ std::vector<long long> parse_ints(const SpecError& err, std::string_view params,
 }
 
 void check_size(const SpecError& err, long long nodes, long long channels) {
-  if (nodes > kMaxNodes || channels > kMaxChannels)
-    err.fail(fmt::format("network too large ({} nodes, {} channels; limit {} nodes)", nodes,
-                         channels, kMaxNodes));
+  if (nodes > err.limits.max_nodes || channels > err.limits.max_channels)
+    err.fail(fmt::format("network too large ({} nodes, {} channels; limit {} nodes, {} channels)",
+                         nodes, channels, err.limits.max_nodes, err.limits.max_channels));
 }
 
 bool is_power_of_two(long long n) { return n >= 1 && (n & (n - 1)) == 0; }
@@ -267,6 +266,10 @@ Topology make_kautz(const SpecError& err, std::string_view params) {
   if (d < 1) err.fail("the degree d must be at least 1");
   if (big_d < 1) err.fail("the diameter D must be at least 1");
   if (d > 35) err.fail("the degree d must be at most 35 (one letter per symbol)");
+  // Labels are words of D letters built by a depth-first walk D calls deep; K(1, D) has
+  // only 2 nodes whatever D is, so the node limit alone would let "kautz:1,999999999"
+  // exhaust the stack.
+  if (big_d > 64) err.fail("the diameter D must be at most 64");
   long long n = d + 1;
   for (long long i = 1; i < big_d; ++i) {
     n *= d;
@@ -463,7 +466,7 @@ Topology make_fbtree(const SpecError& err, std::string_view params) {
   return t;
 }
 
-Topology make_spec(std::string_view spec);
+Topology make_spec(std::string_view spec, const SpecLimits& limits);
 
 // fat:SPEC,c: every processor of SPEC becomes a router (switch) with c processors
 // attached by one full-duplex channel each (seed 002's fat Octagon is fat:octagon,2).
@@ -482,7 +485,7 @@ Topology make_fat(const SpecError& err, std::string_view params) {
   const auto inner_spec = params.substr(0, comma);
   const Topology inner = [&] {
     try {
-      return make_spec(inner_spec);
+      return make_spec(inner_spec, err.limits);
     } catch (const InvalidParameter& e) {
       err.fail(e.problem());  // name the whole spec, not just its inner part
     }
@@ -524,9 +527,9 @@ std::string normalise(std::string_view spec) {
   return out;
 }
 
-Topology make_spec(std::string_view raw) {
+Topology make_spec(std::string_view raw, const SpecLimits& limits) {
   const std::string spec = normalise(raw);
-  const SpecError err{std::string(raw)};
+  const SpecError err{std::string(raw), limits};
   if (spec.empty()) err.fail("empty topology spec");
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
@@ -646,7 +649,11 @@ const std::vector<SpecInfo>& spec_catalogue() {
   return catalogue;
 }
 
-Topology make_topology(std::string_view spec) { return make_spec(spec); }
+Topology make_topology(std::string_view spec) { return make_spec(spec, SpecLimits{}); }
+
+Topology make_topology(std::string_view spec, const SpecLimits& limits) {
+  return make_spec(spec, limits);
+}
 
 Topology load_topology(std::string_view spec_or_path) {
   Topology t = has_file_extension(spec_or_path) ? read_topology_file(std::string(spec_or_path))

@@ -21,6 +21,41 @@ std::string at_line(const std::string& where, int line) {
   return fmt::format("{}:{}", where.empty() ? "<input>" : where, line);
 }
 
+void check_text(std::string_view text, std::string_view what, const std::string& where) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    if (c < 0x20 || c == 0x7F)
+      throw InvalidInput(fmt::format("{} contains a control character (byte {:#04x})", what, c),
+                         where);
+    // UTF-8 (RFC 3629): lead byte gives the length; continuation bytes are 10xxxxxx; no
+    // overlong forms, no surrogates, nothing above U+10FFFF.
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) {
+      len = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    }
+    bool valid = len > 0 && i + len <= n;
+    for (std::size_t k = 1; valid && k < len; ++k) {
+      const unsigned char b = s[i + k];
+      valid = k == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
+    }
+    if (!valid) throw InvalidInput(fmt::format("{} is not valid UTF-8", what), where);
+    i += len;
+  }
+}
+
 }  // namespace detail
 
 TopologyFormat parse_topology_format(std::string_view text) {

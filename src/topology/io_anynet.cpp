@@ -33,7 +33,8 @@ namespace ccsched::detail {
 namespace {
 
 std::optional<long long> decimal(const std::string& text) {
-  if (text.empty() || text.size() > 9) return std::nullopt;
+  // Digits only: from_chars takes "-5", which is no id (fuzz find, see io_dot.cpp).
+  if (text.empty() || text.size() > 9 || text[0] < '0' || text[0] > '9') return std::nullopt;
   long long value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nullopt;

@@ -21,16 +21,32 @@
 #include "ccsched/core/error.hpp"
 #include "io_internal.hpp"
 
+// cgraph's flex lexer (scan.l, prefix "aag") keeps what follows the first graph in its
+// buffer, and its start condition (inside a quoted string, a comment, an HTML string)
+// across calls: the next agmemread would continue from there. aaglex_destroy() (flex's
+// yylex_destroy) drops the buffer and resets every lexer global; the next read starts
+// clean. Exported by libcgraph but not declared in cgraph.h.
+extern "C" int aaglex_destroy(void);
+
 namespace ccsched::detail {
 namespace {
 
+// A DOT quoted string. In DOT only \" is an escape (cgraph keeps every other backslash
+// as written), so a text with a backslash cannot always be written so that it reads back
+// unchanged (a trailing backslash would escape the closing quote, "\N" means "the node
+// name"): write_dot refuses such names and labels (Unsupported).
 std::string quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '"') out += '\\';
     out += c;
   }
   return out + '"';
+}
+
+void check_writable(std::string_view text, std::string_view what, const std::string& where) {
+  if (text.find('\\') != std::string_view::npos)
+    throw Unsupported(fmt::format("DOT cannot hold {} with a backslash (use json)", what), where);
 }
 
 // cgraph reports errors through a global hook and is not re-entrant: one reader at a time.
@@ -48,7 +64,8 @@ std::string attribute(void* object, const char* name) {
 }
 
 std::optional<int> decimal(const std::string& text) {
-  if (text.empty() || text.size() > 9) return std::nullopt;
+  // Digits only: from_chars would take "-5" (fuzz find: a DOT node "-5" indexed by_id[-5]).
+  if (text.empty() || text.size() > 9 || text[0] < '0' || text[0] > '9') return std::nullopt;
   int value = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nullopt;
@@ -65,6 +82,12 @@ std::string trim_message(std::string text) {
 }  // namespace
 
 std::string write_dot(const Topology& t) {
+  check_writable(t.name(), "a network name", t.name());
+  // cgraph names an anonymous graph "%<n>", and the reader drops such names.
+  if (t.name().starts_with('%'))
+    throw Unsupported("DOT cannot hold a network name starting with '%' (use json)", t.name());
+  for (NodeId v = 0; v < t.node_count(); ++v)
+    check_writable(t.label(v), "a node label", fmt::format("node {}", v));
   // `graph` only if both the channels and the fault records come in pairs.
   const auto& faults = t.fault_records();
   const bool undirected =
@@ -96,6 +119,11 @@ Topology read_dot(std::string_view text, const std::string& where) {
   const auto previous = agseterrf(capture_error);
   const std::string buffer(text);
   Agraph_t* g = agmemread(buffer.c_str());
+  // Only the first graph of the text is read (cgraph stops after it). What follows stays
+  // in cgraph's lexer, as does its start condition: reset it, or the next DOT read in this
+  // process would continue from there (fuzz find: after "graph { a } \"..." a valid file
+  // failed to parse; after two graphs the next read returned the second one).
+  aaglex_destroy();
   agseterrf(previous);
   if (!g) {
     const auto message = trim_message(cgraph_message);
@@ -125,7 +153,10 @@ Topology read_dot(std::string_view text, const std::string& where) {
   if (!numeric) by_id = nodes;
 
   Topology t;
-  if (const std::string name = agnameof(g); !name.empty() && name[0] != '%') t.set_name(name);
+  if (const std::string name = agnameof(g); !name.empty() && name[0] != '%') {
+    check_text(name, "the graph name", where);
+    t.set_name(name);
+  }
   for (auto* n : by_id) {
     const std::string name = agnameof(n);
     const std::string kind = attribute(n, "kind");
@@ -139,6 +170,7 @@ Topology read_dot(std::string_view text, const std::string& where) {
     std::string label = attribute(n, "label");
     if (label == "\\N") label.clear();
     if (label.empty() && !numeric) label = name;
+    check_text(label, "a node label", where);
     t.add_node(k, std::move(label));
   }
   std::vector<NodeId> id_of_seq;  // cgraph node -> our id, via AGSEQ
@@ -175,6 +207,13 @@ Topology read_dot(std::string_view text, const std::string& where) {
     add(a, b, what, is_fault);
     if (!directed) add(b, a, what, is_fault);
   }
+  // As in ccsched-topology/1: a faulty channel is out of service, so it cannot also be a
+  // working one (fuzz find: "0 -> 2; 0 -> 2 [fault=true]" was read, and its JSON was not).
+  for (const auto& c : t.fault_records())
+    if (t.has_channel(c.from, c.to))
+      throw InvalidInput(fmt::format("faulty channel {} -> {} is also a working edge",
+                                     agnameof(by_id[c.from]), agnameof(by_id[c.to])),
+                         where);
   return t;
 }
 

@@ -21,6 +21,12 @@ Topology read_edges(std::string_view text, const std::string& where);
 std::string write_anynet(const Topology& t);
 Topology read_anynet(std::string_view text, const std::string& where);
 
+// Names and labels are text: valid UTF-8 without control characters (a NUL, a line break or
+// a stray byte read from one format could not be written to another: the JSON writer
+// throws on invalid UTF-8, DOT and edge lists cannot hold control characters). Throws
+// InvalidInput "<what> is not valid UTF-8" / "... contains a control character" at `where`.
+void check_text(std::string_view text, std::string_view what, const std::string& where);
+
 // "file: key" / "file:line" for error messages.
 std::string at(const std::string& where, std::string_view key);
 std::string at_line(const std::string& where, int line);

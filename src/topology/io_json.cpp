@@ -83,8 +83,10 @@ Topology read_json(std::string_view text, const std::string& where) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    // nlohmann's message starts with "[json.exception.parse_error.101] "; keep the rest.
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number that overflows a double (fuzz find:
+    // "4444...E4244444444"). nlohmann's message starts with "[json.exception.parse_error.101] ";
+    // keep the rest.
     std::string what = e.what();
     if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InvalidInput("malformed JSON: " + what, where);
@@ -100,6 +102,7 @@ Topology read_json(std::string_view text, const std::string& where) {
   Topology t;
   if (const auto it = doc.find("name"); it != doc.end()) {
     if (!it->is_string()) fail(where, "name", "expected a string");
+    check_text(it->get_ref<const std::string&>(), "the name", at(where, "name"));
     t.set_name(it->get<std::string>());
   }
   if (const auto it = doc.find("directed"); it != doc.end() && !it->is_boolean())
@@ -134,6 +137,7 @@ Topology read_json(std::string_view text, const std::string& where) {
     if (const auto it = node.find("label"); it != node.end()) {
       if (!it->is_string()) fail(where, key + ".label", "expected a string");
       label = it->get<std::string>();
+      check_text(label, "the label", at(where, key + ".label"));
     }
     t.add_node(kind.get<std::string>() == "processor" ? NodeKind::processor : NodeKind::switch_node,
                std::move(label));

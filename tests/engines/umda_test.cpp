@@ -52,9 +52,13 @@ INSTANTIATE_TEST_SUITE_P(Seeds, UmdaKnownOptimum,
                          testing_support::known_name);
 
 TEST(Umda, SameSeedSameScheduleWhateverTheThreads) {
-  for (const auto& [spec, kind, steps] : {std::tuple{"petersen", CollectiveKind::AAS, 5},
-                                          std::tuple{"kautz:3,2", CollectiveKind::AAB, 4}}) {
-    const Problem p = make_problem(spec, kind);
+  // ring 8 1-port AAB stalls before it succeeds: walkers and climbing moves take part.
+  for (const auto& [spec, kind, steps, ports] :
+       {std::tuple{"petersen", CollectiveKind::AAS, 5, 0},
+        std::tuple{"kautz:3,2", CollectiveKind::AAB, 4, 0},
+        std::tuple{"ring:8", CollectiveKind::AAB, 7, 1}}) {
+    const Problem p =
+        make_problem(spec, kind, ports > 0 ? std::optional<int>(ports) : std::nullopt);
     const EngineResult a = run_umda(p, steps, 11);
     const EngineResult b = run_umda(p, steps, 11);
     const EngineResult c = run_umda(p, steps, 11, {{"threads", 2}});
@@ -190,7 +194,8 @@ TEST(EvolutionOperators, IncrementalEvaluationMatchesARecount) {
                                                  std::tuple{"ring:8", CollectiveKind::AAS, 9, 1},
                                                  std::tuple{"petersen", CollectiveKind::AAB, 3, 0},
                                                  std::tuple{"fattree:8", CollectiveKind::AAB, 7, 0},
-                                                 std::tuple{"ring:8", CollectiveKind::OAB, 3, 1}}) {
+                                                 std::tuple{"ring:8", CollectiveKind::OAB, 3, 1},
+                                                 std::tuple{"ring:8", CollectiveKind::AAB, 7, 1}}) {
     const Problem p =
         make_problem(spec, kind, ports > 0 ? std::optional<int>(ports) : std::nullopt);
     const PathSet paths(p.topology, p.model);
@@ -221,6 +226,24 @@ TEST(EvolutionOperators, IncrementalEvaluationMatchesARecount) {
       }
     }
   }
+}
+
+// The restart rule (ours): never while the search improves; after a stall as long as
+// max(base, the generations the attempt needed to reach its best); then a fresh attempt.
+TEST(EvolutionOperators, RestartRuleWaitsAsLongAsTheProgressTook) {
+  evo::RestartRule never(0);
+  for (int i = 0; i < 1000; ++i) ASSERT_FALSE(never.due(5));
+  evo::RestartRule rule(10);
+  // Improves every generation for 30 generations: no restart.
+  for (int i = 0; i < 30; ++i) ASSERT_FALSE(rule.due(100 - i)) << i;
+  // Best reached at generation 30: the stall must last 30 generations, not 10.
+  for (int i = 1; i < 30; ++i) ASSERT_FALSE(rule.due(71)) << i;
+  EXPECT_TRUE(rule.due(71));
+  EXPECT_EQ(rule.restarts(), 1);
+  // The new attempt reaches its best at once: the base of 10 applies.
+  EXPECT_FALSE(rule.due(90));
+  for (int i = 1; i < 10; ++i) ASSERT_FALSE(rule.due(90)) << i;
+  EXPECT_TRUE(rule.due(90));
 }
 
 // The acceleration heuristic leaves no sender with more than k messages in a step.

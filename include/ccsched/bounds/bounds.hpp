@@ -22,6 +22,7 @@ struct LowerBound {
 struct BoundReport {
   std::vector<LowerBound> bounds;
   int best = 0;  // max over bounds (at least 1 when there is something to deliver)
+  bool complete = true;  // false when BoundOptions::time_limit cut families short
 };
 
 // How much work the searching bounds may do. The defaults keep every spec of FORMATS.md
@@ -41,6 +42,10 @@ struct BoundOptions {
   bool direct_scatter = false;
   long long bisection_node_budget = 200'000;  // exact B_C search (topology invariants)
   std::uint64_t seed = 1;                       // the cut search's random starts
+  // Wall-clock seconds for the whole computation (issue 7: --time-limit covers the bounds
+  // phase). Past it the remaining, searching families are skipped: every bound reported is
+  // still valid, the best may be weaker (BoundReport::complete says so).
+  double time_limit = 1e18;
 };
 
 // Every bound valid for the problem's model (ports, switching, routing, faults, combining)

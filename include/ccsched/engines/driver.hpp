@@ -18,6 +18,9 @@ struct SolveRequest {
   double time_limit = 1e18;       // seconds
   const std::atomic<bool>* interrupt = nullptr;
   EngineOptions options;
+  // How many paths per pair the engines may see (issue 7: the CLI truncates them on
+  // networks whose path lists would not fit in --max-memory).
+  PathLimits path_limits;
 };
 
 struct SolveOutcome {

@@ -73,6 +73,9 @@ struct EngineOptions {
   std::optional<int> radius;
   ProgressFn progress;
   std::int64_t max_clauses = 150'000'000;  // refuse encodings larger than this
+  // Bytes an encoding may take (--max-memory; engines/resources.hpp estimates it before
+  // building anything); 0 = no limit.
+  double max_memory = 0.0;
   // Engine-specific parameters by name (the engine's table, e.g. umda_param_table());
   // a name the chosen engine does not know is an InvalidParameter.
   ParamValues params;

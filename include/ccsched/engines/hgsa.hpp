@@ -32,8 +32,9 @@ struct HgsaParams {
   double temperature = 1.0;      // initial SA temperature, in conflicts (ours)
   double cooling = 0.98;         // temperature factor per epoch (ours)
   double min_temperature = 0.1;  // the temperature never drops below this (ours)
-  int restart = 0;               // epochs without improvement after which every solution is
-                                 // drawn afresh (ours); 0: never
+  int restart = 100;             // every solution is drawn afresh after max(this, the epochs
+                                 // the attempt took to reach its best) epochs without
+                                 // improvement (ours, evolution/control.hpp); 0: never
   double directed = 0.5;         // share of proposals that are the least-conflict alternative
                                  // of a conflicting gene (min-conflicts); the rest are
                                  // uniformly random alternatives (ours)

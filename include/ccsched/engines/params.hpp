@@ -69,7 +69,7 @@ void apply_params(Params& params, std::span<const ParamSpec<Params>> table,
                                  "], got " + format_param(value),
                              "--" + name);
     std::visit(
-        [&](auto member) {
+        [&, value = value](auto member) {  // init-capture: clang 14 cannot capture a binding
           using T = std::remove_reference_t<decltype(params.*member)>;
           params.*member = static_cast<T>(value);
         },

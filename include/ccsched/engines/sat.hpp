@@ -35,12 +35,18 @@ class SatEngine final : public Engine {
 
  private:
   struct State;
+  struct Census;
+  // False (and the reason in `why`) when the encoding's estimated size exceeds
+  // EngineOptions::max_memory (engines/resources.hpp).
+  bool fits_memory(const Problem& problem, const PathSet& paths, int steps,
+                   const SatRestriction& restriction, std::string* why = nullptr);
   // True when the problem needs the spreading (holding) encoding rather than direct paths.
   static bool uses_spreading(const Problem& problem);
   EngineResult run(State& state, const Problem& problem, const PathSet& paths, int steps,
                    const Budget& budget, const SatRestriction& restriction);
   EngineOptions options_;
   std::unique_ptr<State> state_;
+  std::unique_ptr<Census> census_;
 };
 
 // Rough size of the encoding for T steps (for refusing early, issue 7 "resource limits").

@@ -30,6 +30,9 @@ struct UmdaParams {
   int mutation_moves = 1;    // moves per mutation (ours; the seeds mutate once)
   int climb_moves = 64;      // when the search stalls, a mutation adds up to this many
                              // moves that are undone if they add conflicts (ours)
+  int elite_walk = 4;        // while climbing, this many new chromosomes are walkers:
+                             // local-search chains from the best members that go on
+                             // from their own last state (ours)
   int climb_stall = 20;      // generations without improvement before those moves double
   bool whole_genes = true;   // the model's variables are whole genes (source, path, step
                              // drawn together); 0: each component on its own
@@ -44,6 +47,9 @@ struct UmdaParams {
                              // hard port limits, as the first population is (ours)
   bool auto_radius = true;   // AAB on a regular direct network: radius 1 unless --radius
                              // (seed 000 §4.4: r = 1 for symmetric networks)
+  int restart = 300;         // restart from a fresh population after max(this, the
+                             // generations the attempt took to reach its best) without
+                             // improvement (ours, evolution/control.hpp); 0: never
   int generations = 0;       // give up after this many generations per run; 0: no limit
   int stall = 20000;         // give up after this many generations without improvement
   int threads = 1;           // threads evaluating the children of a generation

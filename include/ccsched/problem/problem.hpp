@@ -64,6 +64,12 @@ struct CollectiveRequest {
 // offending option (root out of range, sender that is not a processor, ...).
 Collective make_collective(const Topology& t, const CollectiveRequest& request);
 
+// Reads a CUSTOM / PERM message list (one message per line, "origin target [target ...]",
+// ids or labels, '#' starts a comment) in file order, targets of a message sorted. Throws
+// InvalidInput naming `where`:line. make_collective reads its file through this.
+std::vector<Message> read_message_list(const Topology& t, std::string_view text,
+                                       std::string_view where);
+
 // The model's default port count for a topology: all-port for direct networks, 1 for
 // networks with switches whose processors have one channel each (multistage).
 Model default_model(const Topology& t);

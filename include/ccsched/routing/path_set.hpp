@@ -22,6 +22,10 @@ struct Path {
 
 struct PathLimits {
   std::size_t max_paths_per_pair = 100000;  // refuse (Unsupported) beyond this
+  // Instead of refusing, keep the first `max_paths_per_pair` paths of a pair (issue 7,
+  // large networks). Engines that prove nothing (greedy, evolutionary) lose only choice;
+  // an exact engine's "infeasible" is then no proof (see truncated()).
+  bool truncate = false;
 };
 
 class PathSet {
@@ -38,6 +42,9 @@ class PathSet {
   const Model& model() const { return model_; }
   // Drops cached path lists (memory) without changing answers.
   void clear_cache() const { cache_.clear(); }
+  // True when some pair's list was cut to the limit (PathLimits::truncate).
+  bool truncated() const { return truncated_; }
+  const PathLimits& limits() const { return limits_; }
 
  private:
   const Topology* topology_ = nullptr;
@@ -45,6 +52,7 @@ class PathSet {
   PathLimits limits_;
   mutable std::vector<std::vector<int>> dist_;  // [to][from]: hops from `from` to `to`, lazily
   mutable std::unordered_map<std::uint64_t, std::vector<Path>> cache_;
+  mutable bool truncated_ = false;
 };
 
 }  // namespace ccsched

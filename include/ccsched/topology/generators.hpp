@@ -23,6 +23,15 @@ const std::vector<SpecInfo>& spec_catalogue();
 // parameters) naming the spec string.
 Topology make_topology(std::string_view spec);
 
+// Size limits of make_topology: a spec whose network would exceed them is refused with
+// InvalidParameter before anything is built. The defaults guard against typos such as
+// "hypercube:40"; the fuzz targets pass smaller ones.
+struct SpecLimits {
+  long long max_nodes = 1'000'000;
+  long long max_channels = 20'000'000;
+};
+Topology make_topology(std::string_view spec, const SpecLimits& limits);
+
 // A spec string, or a path ending .json/.dot/.gv/.edges/.anynet (read by io.hpp).
 // Throws InvalidInput / InvalidParameter; checks that the processors are strongly
 // connected (a network where some processor cannot reach another is refused).

@@ -4,7 +4,9 @@
 // Schedule.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -25,6 +27,39 @@ std::optional<int> effective_radius(const Problem& problem, const EngineOptions&
 // The genome's transfers as a schedule (empty steps dropped by assemble_schedule).
 Schedule decode(const Problem& problem, const Instance& inst, const Genome& genome,
                 std::string_view engine, std::uint64_t seed);
+
+// Restarts (ours, not in the seeds): a run whose best fitness has not improved for
+// max(base, the generations this attempt needed to reach its best) generations starts over
+// from a fresh first population. Tight problems (every port busy in every step, e.g. ring 8
+// 1-port AAB at 7 steps) leave a population stuck one or two conflicts above zero; a fresh
+// start finds another basin, while a search that is still making slow progress waits as
+// long again as its progress took. base <= 0: never.
+class RestartRule {
+ public:
+  explicit RestartRule(long base) : base_(base) {}
+  // After each generation (epoch): the best fitness of the current attempt. True when the
+  // caller must start over now (the rule has then reset itself for the new attempt).
+  bool due(std::int64_t best) {
+    ++age_;
+    if (best < best_) {
+      best_ = best;
+      improved_at_ = age_;
+    }
+    if (base_ <= 0 || age_ - improved_at_ < std::max(base_, improved_at_)) return false;
+    ++restarts_;
+    age_ = improved_at_ = 0;
+    best_ = INT64_MAX;
+    return true;
+  }
+  long restarts() const { return restarts_; }
+
+ private:
+  long base_;
+  long age_ = 0;
+  long improved_at_ = 0;
+  long restarts_ = 0;
+  std::int64_t best_ = INT64_MAX;
+};
 
 class RunControl {
  public:

@@ -244,19 +244,23 @@ struct Mover {
     return true;
   }
 
-  // The time-slot swap for broadcast: two transfers from the same sender exchange steps
-  // (the sender's injections per step stay as they were, as in the scatter swap of seed
-  // 000 §4.4), then the trees of both messages are restored.
+  // The time-slot swap for broadcast: two transfers from the same sender, or (ours) to
+  // the same receiver, exchange steps (that node's injections or receptions per step stay
+  // as they were, as in the scatter swap of seed 000 §4.4), then the trees of both
+  // messages are restored. The receiver side matters where reception ports are the
+  // bottleneck (k-port all-to-all broadcast: every receiver busy in every step).
   bool broadcast_swap(int g) {
     const auto i = static_cast<std::size_t>(g);
     const NodeId sender = inst.candidate(i, genome.source[i]);
+    const NodeId receiver = inst.gene(i).target;
     const int s = genome.step[i];
     int chosen = -1;
     std::int64_t best = INT64_MAX;
     int ties = 0;
     for (std::size_t o = 0; o < inst.gene_count(); ++o) {
       const int t = genome.step[o];
-      if (o == i || t == s || t > inst.steps() || inst.candidate(o, genome.source[o]) != sender)
+      if (o == i || t == s || t > inst.steps() ||
+          (inst.candidate(o, genome.source[o]) != sender && inst.gene(o).target != receiver))
         continue;
       const int other = static_cast<int>(o);
       std::int64_t value = 0;

@@ -10,6 +10,7 @@
 // A Workspace holds the mutable state one thread needs (occupancy, scratch, journal).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,7 +33,11 @@ struct Heuristics {
 class ConflictSampler {
  public:
   void reset() { list_.clear(); }
-  void remember(int gene) { list_.push_back(gene); }
+  // Once only: a duplicate would make the gene a more likely pick each time it moves, and
+  // a gene that cannot fix its conflict by itself would then starve its partner.
+  void remember(int gene) {
+    if (std::find(list_.begin(), list_.end(), gene) == list_.end()) list_.push_back(gene);
+  }
   // A random conflicted gene, or -1 when there is none.
   int pick(const Instance& inst, const Genome& genome, const Occupancy& occ, Rng& rng);
 

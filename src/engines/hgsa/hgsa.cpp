@@ -51,8 +51,8 @@ const std::array<ParamSpec<P>, 18> kTable{{
     {"cooling", &P::cooling, 0, 1, "temperature factor per epoch (ours)"},
     {"min-temperature", &P::min_temperature, 0, 1e6, "the temperature's floor (ours)"},
     {"restart", &P::restart, 0, kMaxCount,
-     "epochs without improvement of the best solution after which every solution is drawn "
-     "afresh, as at the start (ours); 0: never"},
+     "start over from fresh solutions after max(this, the epochs the attempt took to reach "
+     "its best) epochs without improvement (ours); 0: never"},
     {"directed", &P::directed, 0, 1,
      "share of Metropolis proposals that are the least-conflict alternative of a "
      "conflicting gene (min-conflicts); the others are uniformly random (ours)"},
@@ -222,8 +222,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     w.temperature = std::max(params_.min_temperature, w.temperature * params_.cooling);
   };
 
-  std::int64_t best_seen = INT64_MAX;
-  long best_epoch = 0;
+  evo::RestartRule restart(params_.restart);
   for (;;) {
     std::int64_t best = master.genome.fitness;
     std::optional<std::size_t> found;
@@ -261,14 +260,9 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
       master.ws.occ.place_all(master.genome);
     }
     if (found || expired) continue;  // on an island: wait for the next meeting
-    if (best < best_seen) {
-      best_seen = best;
-      best_epoch = control.generation();
-    } else if (params_.restart > 0 && control.generation() - best_epoch >= params_.restart) {
+    if (restart.due(best)) {
       // A stalled search starts over from new first solutions (its streams go on).
       start_solutions();
-      best_seen = INT64_MAX;
-      best_epoch = control.generation();
       continue;
     }
     if (control.generation() > 1) master_step();

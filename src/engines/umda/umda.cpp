@@ -8,6 +8,9 @@
 // an independent variable whose distribution is the frequency of its values among the
 // parents. Drawing a value from that frequency table is the same as copying the value
 // of a uniformly chosen parent, which is what sample_child() does — no table is built.
+//
+// Ours, on top (docs/EVOLUTIONARY.md): climbing moves, walkers and restarts when the
+// best fitness stalls. While the search improves, a generation is the seeds' UMDA.
 #include "ccsched/engines/umda.hpp"
 
 #include <algorithm>
@@ -25,7 +28,7 @@ namespace {
 using P = UmdaParams;
 constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 18> kTable{{
+const std::array<ParamSpec<P>, 20> kTable{{
     {"population", &P::population, 4, 1e6, "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
     {"tournament", &P::tournament, 1, 64,
      "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
@@ -40,6 +43,10 @@ const std::array<ParamSpec<P>, 18> kTable{{
      "when the best fitness stalls, each mutation adds up to this many moves that are "
      "undone if they add conflicts: a walk across plateaus the marginal model cannot make "
      "(ours; 0: the seeds' mutation only)"},
+    {"elite-walk", &P::elite_walk, 0, 1e6,
+     "while the climbing moves are on, this many new chromosomes are walkers: local-search "
+     "chains started from the best members that go on from their own last state, even when "
+     "it is worse (ours; 0: every new chromosome is sampled)"},
     {"climb-stall", &P::climb_stall, 1, kMaxCount,
      "generations without improvement after which the climbing moves double (ours)"},
     {"whole-genes", &P::whole_genes, 0, 1,
@@ -63,6 +70,9 @@ const std::array<ParamSpec<P>, 18> kTable{{
     {"auto-radius", &P::auto_radius, 0, 1,
      "AAB on a regular direct network: receivers within radius 1 unless --radius (seed 000 "
      "§4.4: r = 1 for symmetric networks)"},
+    {"restart", &P::restart, 0, kMaxCount,
+     "start over from a fresh first population after max(this, the generations the attempt "
+     "took to reach its best) generations without improvement (ours); 0: never"},
     {"generations", &P::generations, 0, kMaxCount,
      "give up a step count after this many generations; 0: no limit"},
     {"stall", &P::stall, 0, kMaxCount,
@@ -129,17 +139,28 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
 
   std::vector<evo::Genome> population(static_cast<std::size_t>(n));
   const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * n)) : 0;
-  pool.run(n, [&](int i, int w) {
-    evo::Rng rng(seed, {0, static_cast<std::uint64_t>(i)});
-    auto& genome = population[static_cast<std::size_t>(i)];
-    evo::randomize(inst, genome, rng, i < step0);
-    evo::evaluate(inst, genome, spaces[static_cast<std::size_t>(w)], rng, h, true);
-  });
-  sort_by_fitness(population);
+  // The first population; after a restart (ours) the same with the restart's own streams.
+  auto first_population = [&](std::uint64_t attempt) {
+    pool.run(n, [&](int i, int w) {
+      evo::Rng rng = attempt == 0 ? evo::Rng(seed, {0, static_cast<std::uint64_t>(i)})
+                                  : evo::Rng(seed, {0, static_cast<std::uint64_t>(i), attempt});
+      auto& genome = population[static_cast<std::size_t>(i)];
+      evo::randomize(inst, genome, rng, i < step0);
+      evo::evaluate(inst, genome, spaces[static_cast<std::size_t>(w)], rng, h, true);
+    });
+    sort_by_fitness(population);
+  };
+  first_population(0);
+  evo::RestartRule restart(params_.restart);
 
   std::vector<evo::Genome> children(static_cast<std::size_t>(n_children));
   std::vector<int> parents(static_cast<std::size_t>(n_parents));
   int climb = 0;  // climbing moves per mutation, doubled while the search stalls
+  // Walkers (ours, --elite-walk): while the search stalls, local-search chains that start
+  // from the best members and go on from their own last state every generation, even
+  // when it is worse than the population's best. The elitist replacement keeps a walk
+  // that is one conflict up from ever continuing; a walker can cross such a ridge.
+  std::vector<evo::Genome> walkers;
   std::int64_t best_seen = population.front().fitness;
   long best_generation = 0;
   for (;;) {
@@ -180,6 +201,14 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       sort_by_fitness(population);
     }
     if (found || expired) continue;  // on an island: wait for the next meeting
+    if (restart.due(population.front().fitness)) {
+      first_population(static_cast<std::uint64_t>(restart.restarts()));
+      climb = 0;
+      walkers.clear();
+      best_seen = population.front().fitness;
+      best_generation = control.generation();
+      continue;
+    }
 
     // Binary tournament: each parent is the better of `tournament` random members.
     evo::Rng select(seed, {generation, 0x5e1ec7ULL});
@@ -192,16 +221,33 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
           p = other;
       }
     }
+    if (climb == 0) {
+      walkers.clear();
+    } else if (walkers.empty()) {
+      const int count = std::min(params_.elite_walk, n_children);
+      walkers.assign(population.begin(), population.begin() + count);
+    }
     pool.run(n_children, [&](int c, int w) {
       evo::Rng rng(seed, {generation, static_cast<std::uint64_t>(c) + 1});
       auto& ws = spaces[static_cast<std::size_t>(w)];
       auto& child = children[static_cast<std::size_t>(c)];
-      sample_child(inst, population, parents, params_.whole_genes, child, rng);
-      evo::evaluate(inst, child, ws, rng, h, rng.chance(params_.hard_ports));
-      if (child.fitness > 0 && rng.chance(params_.mutation)) {
-        // The seeds' mutation: moves kept whatever they do.
+      // Stalled: the first new chromosomes continue the walkers (ours, see above).
+      const bool walk = c < static_cast<int>(walkers.size());
+      if (walk) {
+        child = walkers[static_cast<std::size_t>(c)];
+      } else {
+        sample_child(inst, population, parents, params_.whole_genes, child, rng);
+      }
+      const bool hard = rng.chance(params_.hard_ports);
+      evo::evaluate(inst, child, ws, rng, h, hard && !walk);
+      if (child.fitness > 0 && (walk || rng.chance(params_.mutation))) {
+        // The conflict list describes the workspace's previous chromosome: start afresh.
+        ws.conflicts.reset();
+        // The seeds' mutation: moves kept whatever they do. A walker's is a uniformly
+        // random move: a directed one would be undone by the climb that follows (the way
+        // back is as good), and the walk would go round in a circle.
         for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
-          evo::move(inst, child, ws, rng, h, h.directed);
+          evo::move(inst, child, ws, rng, h, h.directed && !walk);
         evo::commit(ws);
         // Stalled: a short downhill/sideways walk (ours, see climb-moves).
         for (int m = 0; m < climb && ws.occ.conflicts() > 0; ++m) {
@@ -215,6 +261,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
         child.fitness = ws.occ.conflicts();
       }
     });
+    for (std::size_t c = 0; c < walkers.size(); ++c) walkers[c] = children[c];
     // The new chromosomes replace the worse half (seed 000 §4.5). They are ranked before
     // older members of equal fitness, so that the population drifts across plateaus
     // instead of keeping the first member that reached a fitness level.

@@ -1,0 +1,152 @@
+// --max-memory: parsing, the default limit, and the plan that fits a solve request to it
+// (engines/resources.hpp gives the estimates; docs/RELIABILITY.md their calibration).
+#include "resource_options.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/engines/hgsa.hpp"
+#include "ccsched/engines/resources.hpp"
+#include "ccsched/engines/umda.hpp"
+
+namespace ccsched::cli {
+
+void add_resource_options(CLI::App* cmd, ResourceOptions& o) {
+  cmd->add_option("--max-memory", o.max_memory,
+                  "memory the search may use, e.g. 4G or 512M [default: half of the "
+                  "machine's memory]; larger encodings or populations are refused before "
+                  "they are built");
+}
+
+double parse_size(std::string_view text) {
+  const std::string s(text);
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(s, &used);
+  } catch (const std::exception&) {
+    throw InvalidParameter("expected a size such as 4G or 512M, got '" + s + "'", "--max-memory");
+  }
+  std::string unit;
+  for (std::size_t i = used; i < s.size(); ++i)
+    unit += static_cast<char>(std::toupper(static_cast<unsigned char>(s[i])));
+  if (unit.ends_with("IB")) unit.resize(unit.size() - 2);
+  else if (unit.size() > 1 && unit.ends_with("B")) unit.pop_back();
+  double scale = 0.0;
+  if (unit.empty() || unit == "B") scale = 1.0;
+  else if (unit == "K") scale = 1024.0;
+  else if (unit == "M") scale = 1024.0 * 1024.0;
+  else if (unit == "G") scale = 1024.0 * 1024.0 * 1024.0;
+  else if (unit == "T") scale = 1024.0 * 1024.0 * 1024.0 * 1024.0;
+  if (scale == 0.0 || !(value > 0.0) || !std::isfinite(value))
+    throw InvalidParameter("expected a positive size such as 4G or 512M, got '" + s + "'",
+                           "--max-memory");
+  return value * scale;
+}
+
+double default_memory_limit() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 4.0 * 1024 * 1024 * 1024;
+  // Half: the rest is for the system, the other users of the machine, and the error of
+  // the estimates.
+  return 0.5 * static_cast<double>(pages) * static_cast<double>(page);
+}
+
+double memory_limit(const ResourceOptions& o) {
+  return o.max_memory.empty() ? default_memory_limit() : parse_size(o.max_memory);
+}
+
+namespace {
+
+// A direct network whose processors all have the same out-degree: the evolutionary
+// engines' automatic radius 1 for broadcasts applies (UmdaParams/HgsaParams::auto_radius).
+bool regular_direct(const Topology& t) {
+  if (t.switch_count() > 0 || t.processor_count() == 0) return false;
+  const auto degree = t.out_channels(t.processors().front()).size();
+  for (const NodeId p : t.processors())
+    if (t.out_channels(p).size() != degree) return false;
+  return true;
+}
+
+}  // namespace
+
+void plan_resources(const Problem& problem, double limit, SolveRequest& request) {
+  request.options.max_memory = limit;
+  const double processors = problem.topology.processor_count();
+  // The census itself: a count and a distance per ordered processor pair.
+  const double census_bytes = 12.0 * processors * processors;
+  if (census_bytes > 0.25 * limit)
+    throw Unsupported("a network of " + std::to_string(problem.topology.processor_count()) +
+                          " processors is too large to plan a search within --max-memory " +
+                          format_bytes(limit) + " (the pair table alone needs " +
+                          format_bytes(census_bytes) + "); raise --max-memory",
+                      "--max-memory");
+  const PathCensus census(problem.topology, problem.model);
+
+  // Path lists: all of them when they fit in a quarter of the limit (and PathSet's
+  // per-pair ceiling); else the first `cap` per pair, the largest cap that fits.
+  const double paths_share = 0.25 * limit;
+  const std::optional<int> radius = request.options.radius;
+  const double ceiling = static_cast<double>(PathLimits{}.max_paths_per_pair);
+  if (census.max_count() > ceiling ||
+      estimate_paths(problem, census, 1e300, radius).bytes > paths_share) {
+    double cap = 0.0;
+    for (const double c : {ceiling, 10000.0, 1000.0, 100.0, 32.0, 8.0, 2.0, 1.0})
+      if (estimate_paths(problem, census, c, radius).bytes <= paths_share) {
+        cap = c;
+        break;
+      }
+    if (cap == 0.0)
+      throw Unsupported(memory_refusal("even one path per processor pair",
+                                       estimate_paths(problem, census, 1.0, radius), limit,
+                                       "use a smaller network, a --radius, or raise "
+                                       "--max-memory"),
+                        "--max-memory");
+    request.path_limits.max_paths_per_pair = static_cast<std::size_t>(cap);
+    request.path_limits.truncate = true;
+  }
+  const double cap = request.path_limits.truncate
+                         ? static_cast<double>(request.path_limits.max_paths_per_pair)
+                         : 1e300;
+  const int steps = request.steps.value_or(1);
+  if (request.engine == "sat") {
+    const auto need = estimate_sat(problem, census, steps, radius, cap);
+    if (need.bytes > limit)
+      throw Unsupported(
+          memory_refusal("the SAT encoding for " + std::to_string(steps) + " step(s)", need,
+                         limit,
+                         "try minimal routing, a --radius, an evolutionary engine (--engine "
+                         "umda or hgsa), --engine greedy, or a larger --max-memory"),
+          "--max-memory");
+  } else if (request.engine == "umda" || request.engine == "hgsa") {
+    // UMDA keeps a population; HGSA one current and one candidate solution per worker.
+    auto param = [&](const char* name, double fallback) {
+      const auto it = request.options.params.find(name);
+      return it != request.options.params.end() ? it->second : fallback;
+    };
+    const int population =
+        request.engine == "umda"
+            ? static_cast<int>(param("population", UmdaParams{}.population))
+            : 2 * std::max(1, static_cast<int>(std::max(param("workers", 0), param("threads", 1))));
+    std::optional<int> evo_radius = radius;
+    if (!evo_radius && is_broadcast(problem.collective) && regular_direct(problem.topology) &&
+        !request.options.params.count("auto-radius"))
+      evo_radius = 1;
+    const auto need = estimate_population(problem, census, steps, evo_radius, cap, population);
+    if (need.bytes > limit)
+      throw Unsupported(memory_refusal("the " + request.engine + " search (" +
+                                           std::to_string(population) + " individuals)",
+                                       need, limit,
+                                       "try a smaller --population, a --radius, --engine "
+                                       "greedy, or a larger --max-memory"),
+                        "--max-memory");
+  }
+}
+
+}  // namespace ccsched::cli

@@ -1,0 +1,193 @@
+// Hardening end to end (issue 7): --max-memory parsing and refusals, the time limit over
+// the whole solve (bounds and greedy phases included), Ctrl-C on `solve` and `faults`
+// with a real SIGINT (the best schedule so far is still written, atomically), through
+// the built binary.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
+#include "resource_options.hpp"
+
+namespace ccsched {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Sanitizer builds run several times slower: the time-limit checks allow for it.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kSlow = 4.0;
+#else
+constexpr double kSlow = 1.0;
+#endif
+
+struct CliRun {
+  int status = -1;  // exit status, or 128 + signal
+  std::string out, err;
+  double seconds = 0.0;
+};
+
+class Reliability : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ccsched_reliability_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  // Runs the binary with `args`; sends SIGINT after `interrupt_after` seconds if given.
+  CliRun run(const std::vector<std::string>& args, double interrupt_after = -1) {
+    const auto out = dir_ / "stdout", err = dir_ / "stderr";
+    const auto start = Clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(o, 1);
+      ::dup2(e, 2);
+      std::vector<char*> argv;
+      std::string binary = CCSCHED_BINARY;
+      argv.push_back(binary.data());
+      std::vector<std::string> copy = args;
+      for (auto& a : copy) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(binary.c_str(), argv.data());
+      ::_exit(127);
+    }
+    if (interrupt_after >= 0) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(interrupt_after));
+      ::kill(pid, SIGINT);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CliRun r;
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  // No temporary files left behind by an atomic write.
+  void expect_no_temporaries() {
+    for (const auto& entry : fs::directory_iterator(dir_))
+      EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+          << entry.path();
+  }
+
+  fs::path dir_;
+};
+
+TEST(ParseSize, UnitsAndErrors) {
+  EXPECT_EQ(cli::parse_size("4G"), 4.0 * 1024 * 1024 * 1024);
+  EXPECT_EQ(cli::parse_size("512M"), 512.0 * 1024 * 1024);
+  EXPECT_EQ(cli::parse_size("512mb"), 512.0 * 1024 * 1024);
+  EXPECT_EQ(cli::parse_size("1.5GiB"), 1.5 * 1024 * 1024 * 1024);
+  EXPECT_EQ(cli::parse_size("64k"), 64.0 * 1024);
+  EXPECT_EQ(cli::parse_size("1000"), 1000.0);
+  for (const char* bad : {"", "G", "4X", "-1G", "0", "nan", "4GG"})
+    EXPECT_THROW(cli::parse_size(bad), InvalidParameter) << bad;
+  EXPECT_GT(cli::default_memory_limit(), 0.0);
+}
+
+TEST_F(Reliability, SatRefusedOverMaxMemory) {
+  const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--max-memory",
+                        "16M", "-o", (dir_ / "s.json").string()});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("greedy"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "s.json"));
+  // The automatic engine keeps the greedy schedule and says why the search stopped.
+  const CliRun a = run({"solve", "torus:6x6", "--cc", "AAS", "--max-memory", "16M", "--quiet",
+                        "--time-limit", "5"});
+  EXPECT_EQ(a.status, 0) << a.err;
+  EXPECT_NE(a.out.find("--max-memory"), std::string::npos) << a.out;
+  const CliRun bad = run({"solve", "hypercube:3", "--cc", "AAS", "--max-memory", "lots"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--max-memory"), std::string::npos) << bad.err;
+}
+
+TEST_F(Reliability, EvolutionaryPopulationRefused) {
+  const CliRun r = run({"solve", "torus:8x8", "--cc", "AAB", "--engine", "umda", "--radius", "8",
+                     "--population", "5000", "--max-memory", "64M"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("umda"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--population"), std::string::npos) << r.err;
+}
+
+TEST_F(Reliability, TimeLimitCoversTheWholeSolve) {
+  // Bounds, greedy and the SAT search together stay within the limit (plus start-up).
+  const double limit = 3.0;
+  const CliRun r = run({"solve", "fattree:32", "--cc", "AAB", "--time-limit", "3", "--quiet"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(r.seconds, limit + 3.0 * kSlow) << r.out;
+}
+
+TEST_F(Reliability, SigintWritesTheBestScheduleSoFar) {
+  // torus:6x6 AAS: greedy finishes at once, the SAT search then runs for minutes.
+  const auto file = dir_ / "best.json";
+  const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--quiet", "-o",
+                     file.string()},
+                    2.0 * kSlow);
+  EXPECT_EQ(r.status, 130) << r.err << r.out;
+  EXPECT_LT(r.seconds, 10.0 * kSlow);
+  ASSERT_TRUE(fs::exists(file)) << r.out << r.err;
+  const Schedule s = read_schedule_json(slurp(file), file.string());
+  EXPECT_TRUE(verify_schedule(s).empty());
+  EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
+  expect_no_temporaries();
+}
+
+TEST_F(Reliability, SigintStopsAnEvolutionarySearch) {
+  const auto file = dir_ / "best.json";
+  const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "hgsa", "--quiet", "-o",
+                     file.string()},
+                    2.0 * kSlow);
+  EXPECT_EQ(r.status, 130) << r.err << r.out;
+  ASSERT_TRUE(fs::exists(file)) << r.out << r.err;
+  EXPECT_TRUE(verify_schedule(read_schedule_json(slurp(file), file.string())).empty());
+}
+
+TEST_F(Reliability, SigintStopsAFaultSweep) {
+  const auto html = dir_ / "faults.html";
+  const CliRun r = run({"faults", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--html",
+                     html.string()},
+                    2.0 * kSlow);
+  EXPECT_EQ(r.status, 130) << r.err << r.out;
+  EXPECT_LT(r.seconds, 10.0 * kSlow);
+  EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(html));
+  expect_no_temporaries();
+}
+
+TEST_F(Reliability, FaultSweepHonoursItsTimeLimit) {
+  const CliRun r = run({"faults", "torus:6x6", "--cc", "AAS,AAB", "--time-limit", "3"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(r.seconds, 3.0 + 3.0 * kSlow);
+  EXPECT_NE(r.out.find("time limit reached"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace ccsched
