@@ -142,32 +142,32 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     // `target` steps on a slice of the budget (fast where the whole-problem encoding is a
     // perfect packing); the SAT engine then gets the rest, and only it can prove.
     // Broadcasts: the SAT engine's radius stages usually answer within seconds, so they
-    // get the first slice and the window search the next.
-    const bool broadcast = is_broadcast(problem.collective);
+    // get most of the budget first and the window search what is left.
     std::optional<EngineResult> first;
-    if (engine_name == "sat" && lns_applies(problem) && broadcast) {
-      first = engine->solve(problem, paths, target,
-                            budget.sub(std::min(0.3 * budget.remaining(), 60.0)));
-      out.engine_seconds += first->seconds;
-      // Undecided with time left: on to the window search; otherwise handled below.
-      if (first->status == SolveStatus::unknown && !budget.expired()) first.reset();
-    }
-    if (!first && engine_name == "sat" && lns_applies(problem)) {
-      const auto lns_start = Budget::Clock::now();
-      auto squeezed = lns_squeeze(problem, paths, *out.schedule, target,
-                                  budget.sub(std::min(0.3 * budget.remaining(), 120.0)),
-                                  request.options.seed, request.options.progress);
-      out.engine_seconds +=
-          std::chrono::duration<double>(Budget::Clock::now() - lns_start).count();
-      if (squeezed) {
-        out.schedule = std::move(squeezed);
-        target = out.schedule->steps - 1;
-        if (out.schedule->steps <= out.lower_bound) {
-          out.optimal = true;
-          out.reason = "meets the lower bound";
-          break;
+    if (engine_name == "sat" && lns_applies(problem)) {
+      const bool broadcast = is_broadcast(problem.collective);
+      if (broadcast) {
+        first = engine->solve(problem, paths, target, budget.sub(0.7 * budget.remaining()));
+        out.engine_seconds += first->seconds;
+      }
+      if (!first || (first->status == SolveStatus::unknown && !budget.expired())) {
+        const auto lns_start = Budget::Clock::now();
+        auto squeezed = lns_squeeze(
+            problem, paths, *out.schedule, target,
+            broadcast ? budget : budget.sub(std::min(0.3 * budget.remaining(), 120.0)),
+            request.options.seed, request.options.progress);
+        out.engine_seconds +=
+            std::chrono::duration<double>(Budget::Clock::now() - lns_start).count();
+        if (squeezed) {
+          out.schedule = std::move(squeezed);
+          target = out.schedule->steps - 1;
+          if (out.schedule->steps <= out.lower_bound) {
+            out.optimal = true;
+            out.reason = "meets the lower bound";
+            break;
+          }
+          continue;
         }
-        continue;
       }
     }
     EngineResult r = first ? std::move(*first) : engine->solve(problem, paths, target, budget);
