@@ -75,14 +75,29 @@ void set(void* object, const char* name, const std::string& value) {
   agsafeset(object, key.data(), val.data(), empty.data());
 }
 
+// Graphviz 2.42's circo caches attribute symbols of "the current root graph" in statics
+// (circularinit.c, initGraphAttrs) and refreshes them only when the root graph's address
+// changes. A new graph allocated where the last one was freed therefore reuses the freed
+// symbols: a crash in agxget, depending on where malloc puts the graph (seen about one run
+// in twenty). So the last graph circo laid out stays open until the next one exists; then
+// the new graph cannot share its address and the statics are refreshed. Guarded by
+// graphviz_mutex.
+Agraph_t* last_circo_graph = nullptr;
+
 // Closes everything Graphviz allocated, whatever happens in between.
 struct GraphvizSession {
   GVC_t* gvc = nullptr;
   Agraph_t* graph = nullptr;
   bool laid_out = false;
+  bool circo = false;
   ~GraphvizSession() {
     if (gvc && graph && laid_out) gvFreeLayout(gvc, graph);
-    if (graph) agclose(graph);
+    if (graph && circo) {
+      if (last_circo_graph) agclose(last_circo_graph);
+      last_circo_graph = graph;
+    } else if (graph) {
+      agclose(graph);
+    }
     if (gvc) gvFreeContext(gvc);
   }
 };
@@ -207,6 +222,7 @@ NetworkLayout layout_network(const Topology& t, LayoutEngine engine) {
   if (!session.gvc || !session.graph)
     throw Unsupported("cannot start Graphviz", std::string(to_string(layout.engine)));
   Agraph_t* g = session.graph;
+  session.circo = layout.engine == LayoutEngine::circo;
 
   set(g, "splines", "false");
   set(g, "outputorder", "edgesfirst");
