@@ -176,6 +176,22 @@ TEST(Layout, TreesHaveTheProcessorsAsBottomRow) {
   }
 }
 
+// Graphviz 2.42's circo keeps attribute symbols of the last root graph in statics, keyed by
+// the graph's address; before layout_network kept the last circo graph open, a new graph
+// allocated at the freed one's address crashed in agxget about one time in twenty
+// (docs/RELIABILITY.md). Many layouts in a row, alternating with neato, make that reuse
+// near certain if the guard were gone.
+TEST(Layout, RepeatedCircoLayoutsDoNotReuseFreedGraphs) {
+  const Topology ring = make_topology("kautz:3,2");
+  const Topology mesh = make_topology("mesh:3x4");
+  for (int i = 0; i < 150; ++i) {
+    const NetworkLayout l = layout_network(ring);
+    ASSERT_EQ(l.engine, LayoutEngine::circo);
+    ASSERT_EQ(l.vertices.size(), 12u);
+    (void)layout_network(mesh);
+  }
+}
+
 TEST(Layout, MeshesKeepTheirGridAndLayoutsRepeat) {
   const Topology t = make_topology("mesh:3x4");
   const NetworkLayout l = layout_network(t);
