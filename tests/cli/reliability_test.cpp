@@ -19,6 +19,7 @@
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "resource_options.hpp"
+#include "../support/slowdown.hpp"
 
 namespace ccsched {
 namespace {
@@ -26,12 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Sanitizer builds run several times slower: the time-limit checks allow for it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kSlow = 4.0;
-#else
-constexpr double kSlow = 1.0;
-#endif
+using ccsched::testing::kSlow;
 
 struct CliRun {
   int status = -1;  // exit status, or 128 + signal
