@@ -135,7 +135,10 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
             ? static_cast<int>(param("population", UmdaParams{}.population))
             : 2 * std::max(1, static_cast<int>(std::max(param("workers", 0), param("threads", 1))));
     std::optional<int> evo_radius = radius;
-    if (!evo_radius && is_broadcast(problem.collective) && regular_direct(problem.topology) &&
+    // As evo::effective_radius: the automatic radius 1 applies to all-to-all broadcasts
+    // only; a single broadcast's genes have every processor as a candidate.
+    if (!evo_radius && is_broadcast(problem.collective) &&
+        problem.collective.messages.size() > 1 && regular_direct(problem.topology) &&
         !request.options.params.count("auto-radius"))
       evo_radius = 1;
     const auto need = estimate_population(problem, census, steps, evo_radius, cap, population);

@@ -32,7 +32,14 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   const auto start = Budget::Clock::now();
   const Budget budget(request.time_limit, request.interrupt);
   SolveOutcome out;
-  const PathSet paths(problem.topology, problem.model, request.path_limits);
+  // Path lists stop growing at the deadline or on Ctrl-C (issue 7): a pair listed late
+  // keeps the paths found so far, and the phase that asked notices the budget itself.
+  PathLimits path_limits = request.path_limits;
+  if (request.time_limit < 1e17)
+    path_limits.deadline = start + std::chrono::duration_cast<Budget::Clock::duration>(
+                                       std::chrono::duration<double>(request.time_limit));
+  path_limits.stop = request.interrupt;
+  const PathSet paths(problem.topology, problem.model, path_limits);
   // Wormhole scatter-type problems are scheduled with direct delivery (each message one
   // transfer from origin to target), the model of the seeds and of the SAT engine's direct
   // encoding; the bounds and every optimality claim are then relative to that model, and

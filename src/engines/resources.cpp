@@ -147,6 +147,8 @@ ResourceEstimate estimate_paths(const Problem& problem, const PathCensus& census
     const double p = census.topology().processor_count();
     pairs = p * (p - 1.0);
   }
+  e.hops = hops;
+  e.pairs = pairs;
   e.bytes = kPathBytes * e.paths + kPathHopBytes * hops + kPairBytes * pairs;
   return e;
 }
@@ -244,13 +246,17 @@ ResourceEstimate estimate_population(const Problem& problem, const PathCensus& c
     else
       candidates += static_cast<double>(m.targets.size());
   }
-  // Instance: per candidate a node, a route and a gene index (16 bytes); the interned
-  // routes repeat the path lists flat (counted again by e.paths at 16 bytes per path).
-  // Population and children: 2·population individuals of 2 or 3 ints per gene; the
-  // workspace's channel occupancy per step.
+  // Instance (src/engines/evolution/instance.cpp): per candidate a node, a route and a
+  // gene index (16 bytes); the interned routes repeat the path lists flat: per path two
+  // begin offsets and per hop a channel and a node (4 bytes each), plus the first node;
+  // the route index while it is built, about 48 bytes per pair. Population and children:
+  // 2·population individuals of 2 or 3 ints per gene; the workspace's channel occupancy
+  // per step. (Until issue 7's large-network runs the flat copy was charged 16 bytes per
+  // path; hypercube:10 OAB needed about 3.5 times that.)
   const double gene_ints = broadcast ? 3.0 : 2.0;
   e.genes = genes;
-  e.bytes += 16.0 * candidates + 16.0 * e.paths + 2.0 * population * genes * gene_ints * 4.0 +
+  e.bytes += 16.0 * candidates + 12.0 * e.paths + 8.0 * e.hops + 48.0 * e.pairs +
+             2.0 * population * genes * gene_ints * 4.0 +
              4.0 * std::max(1, steps) * census.topology().channel_count();
   return e;
 }

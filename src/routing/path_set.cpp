@@ -5,6 +5,8 @@
 // minimal routing). Under store-and-forward a transfer is one hop (FORMATS.md rule 8).
 #include "ccsched/routing/path_set.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "ccsched/core/error.hpp"
@@ -12,42 +14,60 @@
 namespace ccsched {
 namespace {
 
+[[noreturn]] void too_many_paths(std::size_t limit) {
+  throw Unsupported("more than " + std::to_string(limit) +
+                        " allowed paths between one pair; use minimal routing, fewer "
+                        "extra hops, or an engine that samples paths (greedy, umda, hgsa)",
+                    "routing");
+}
+
 // Depth-first enumeration of simple paths from `at` to `to` of at most `budget` more
 // hops; `dist_to[x]` (hops from x to `to`) prunes branches that cannot arrive in time.
 class PathEnumerator {
  public:
   PathEnumerator(const Topology& t, NodeId to, const std::vector<int>& dist_to,
-                 std::size_t limit, bool truncate, std::vector<Path>& out)
+                 const PathLimits& limits, std::vector<Path>& out)
       : t_(t),
         to_(to),
         dist_to_(dist_to),
-        limit_(limit),
-        truncate_(truncate),
+        limit_(limits.max_paths_per_pair),
+        truncate_(limits.truncate),
+        limits_(limits),
         out_(out),
         on_path_(t.node_count(), 0),
         terminals_only_(t.switch_count() > 0) {}
 
-  // False when the list was cut at the limit (truncate mode).
+  // False when the list was cut at the limit (truncate mode) or by the deadline.
   bool run(NodeId from, int budget) {
     current_.nodes.push_back(from);
     on_path_[from] = 1;
     extend(from, budget);
     return !full_;
   }
+  bool timed_out() const { return timed_out_; }
 
  private:
+  // Past the deadline (or on stop) the list ends with the paths found so far; a pair
+  // keeps searching until its first path so that every reachable pair has one.
+  bool out_of_time() {
+    if (++calls_ % 1024 != 0 || out_.empty()) return false;
+    if ((limits_.stop == nullptr || !limits_.stop->load()) &&
+        std::chrono::steady_clock::now() < limits_.deadline)
+      return false;
+    timed_out_ = true;
+    full_ = true;
+    return true;
+  }
+
   void extend(NodeId at, int budget) {
-    if (full_) return;
+    if (full_ || out_of_time()) return;
     if (at == to_) {
       if (out_.size() >= limit_) {
         if (truncate_) {
           full_ = true;
           return;
         }
-        throw Unsupported("more than " + std::to_string(limit_) +
-                              " allowed paths between one pair; use minimal routing, fewer "
-                              "extra hops, or an engine that samples paths (greedy, umda, hgsa)",
-                          "routing");
+        too_many_paths(limit_);
       }
       out_.push_back(current_);
       return;
@@ -73,7 +93,10 @@ class PathEnumerator {
   const std::vector<int>& dist_to_;
   std::size_t limit_;
   bool truncate_;
+  const PathLimits& limits_;
   bool full_ = false;
+  bool timed_out_ = false;
+  std::uint64_t calls_ = 0;
   std::vector<Path>& out_;
   std::vector<char> on_path_;
   bool terminals_only_;  // networks with switches: processors do not relay
@@ -115,6 +138,10 @@ const std::vector<Path>& PathSet::paths(NodeId from, NodeId to) const {
       (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
       static_cast<std::uint32_t>(to);
   if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+  return cache_.emplace(key, list(from, to)).first->second;
+}
+
+std::vector<Path> PathSet::list(NodeId from, NodeId to) const {
   std::vector<Path> found;
   const int d = distance(from, to);
   if (d != kUnreachable && from != to) {
@@ -122,13 +149,105 @@ const std::vector<Path>& PathSet::paths(NodeId from, NodeId to) const {
       if (const auto c = topology_->find_channel(from, to)) found.push_back({{from, to}, {*c}});
     } else {
       const int budget = model_.routing == Routing::minimal ? d : d + model_.extra_hops;
-      if (!PathEnumerator(*topology_, to, dist_[to], limits_.max_paths_per_pair,
-                          limits_.truncate, found)
-               .run(from, budget))
-        truncated_ = true;
+      PathEnumerator enumerator(*topology_, to, dist_[to], limits_, found);
+      if (!enumerator.run(from, budget)) truncated_ = true;
+      if (enumerator.timed_out()) deadline_reached_ = true;
     }
   }
-  return cache_.emplace(key, std::move(found)).first->second;
+  return found;
+}
+
+bool PathSet::searches_lazily() const {
+  return model_.switching == Switching::wormhole && model_.routing == Routing::minimal;
+}
+
+// ways_[to][x]: paths from x to `to` down the shortest-path DAG whose interior nodes may
+// relay (switches only, in networks with switches), exactly the paths PathEnumerator lists
+// under minimal routing (the same recurrence as PathCensus, engines/resources.hpp).
+const std::vector<double>& PathSet::ways_to(NodeId to) const {
+  if (ways_.empty()) ways_.resize(topology_->node_count());
+  auto& ways = ways_[to];
+  if (!ways.empty()) return ways;
+  if (dist_[to].empty()) dist_[to] = distances_to(*topology_, to);
+  const auto& dist = dist_[to];
+  const Topology& t = *topology_;
+  const bool terminals_only = t.switch_count() > 0;
+  std::vector<NodeId> order;
+  for (NodeId v = 0; v < t.node_count(); ++v)
+    if (dist[v] != kUnreachable) order.push_back(v);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](NodeId a, NodeId b) { return dist[a] < dist[b]; });
+  ways.assign(t.node_count(), 0.0);
+  ways[to] = 1.0;
+  for (const NodeId u : order) {
+    if (u == to) continue;
+    double w = 0.0;
+    for (const ChannelId c : t.out_channels(u)) {
+      const NodeId v = t.channel(c).to;
+      if (dist[v] == dist[u] - 1 && (v == to || !terminals_only || !t.is_processor(v)))
+        w += ways[v];
+    }
+    ways[u] = w;
+  }
+  return ways;
+}
+
+double PathSet::path_count(NodeId from, NodeId to) const {
+  if (from == to || distance(from, to) == kUnreachable) return 0.0;
+  return ways_to(to)[from];
+}
+
+std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
+                                             std::span<const char> used) const {
+  if (!searches_lazily())
+    throw std::logic_error("PathSet::first_free_path needs minimal wormhole routing");
+  if (from == to || distance(from, to) == kUnreachable) return std::nullopt;
+  const auto& ways = ways_to(to);
+  const double limit = static_cast<double>(limits_.max_paths_per_pair);
+  if (!limits_.truncate && ways[from] > limit) too_many_paths(limits_.max_paths_per_pair);
+  const auto& dist = dist_[to];
+  const Topology& t = *topology_;
+  const bool terminals_only = t.switch_count() > 0;
+  if (dead_.size() != static_cast<std::size_t>(t.node_count())) dead_.assign(t.node_count(), 0);
+  if (++epoch_ == 0) {  // wrapped: old marks could collide with the new epoch
+    std::fill(dead_.begin(), dead_.end(), 0);
+    epoch_ = 1;
+  }
+  // Depth-first in PathEnumerator's order (out-channels in order, down the DAG). `index`
+  // counts the listed paths passed over (whole subtrees at once, by their path counts),
+  // so the path found is the first free one of the list exactly when index < limit.
+  Path path;
+  path.nodes.push_back(from);
+  double index = 0.0;
+  bool over = false;  // the first free path lies beyond the list's limit
+  auto search = [&](auto&& self, NodeId at) -> bool {
+    if (at == to) return true;
+    for (const ChannelId c : t.out_channels(at)) {
+      const NodeId next = t.channel(c).to;
+      if (dist[next] != dist[at] - 1) continue;
+      if (terminals_only && next != to && t.is_processor(next)) continue;
+      if (used[c] || dead_[next] == epoch_) {
+        index += ways[next];
+      } else {
+        const double before = index;
+        path.nodes.push_back(next);
+        path.channels.push_back(c);
+        if (self(self, next)) return true;
+        if (over) return false;
+        path.nodes.pop_back();
+        path.channels.pop_back();
+        dead_[next] = epoch_;
+        index = before + ways[next];
+      }
+      if (index >= limit) {
+        over = true;
+        return false;
+      }
+    }
+    return false;
+  };
+  if (!search(search, from) || over || index >= limit) return std::nullopt;
+  return path;
 }
 
 }  // namespace ccsched

@@ -56,6 +56,8 @@ struct ResourceEstimate {
   double variables = 0.0;  // SAT variables (0 for other engines)
   double clauses = 0.0;
   double literals = 0.0;
+  double hops = 0.0;       // channels over all those paths
+  double pairs = 0.0;      // (sender, receiver) pairs whose lists are kept
   double genes = 0.0;      // evolutionary engines: genes per individual
   double bytes = 0.0;      // estimated peak memory of the structures above
 };
@@ -73,7 +75,10 @@ ResourceEstimate estimate_sat(const Problem& problem, const PathCensus& census, 
 // An evolutionary engine's instance and population (src/engines/evolution/instance.hpp):
 // one gene per message (scatter) or per (message, target) (broadcast), each broadcast gene
 // with every processor within `radius` as a candidate sender; `population` individuals
-// and as many children, paths included.
+// and as many children, paths included: the PathSet's lists and the instance's flat copy
+// of them (a node and a channel per hop), the candidate tables and the route index.
+// `radius` must be the one the engine applies (evo::effective_radius: none for a single
+// broadcast, whose genes then have every processor as a candidate).
 ResourceEstimate estimate_population(const Problem& problem, const PathCensus& census,
                                      int steps, std::optional<int> radius, double cap,
                                      int population);

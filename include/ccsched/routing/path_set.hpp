@@ -3,8 +3,11 @@
 // list of channels it occupies.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -26,6 +29,12 @@ struct PathLimits {
   // large networks). Engines that prove nothing (greedy, evolutionary) lose only choice;
   // an exact engine's "infeasible" is then no proof (see truncated()).
   bool truncate = false;
+  // Stop enumerating a pair's list at this time or when `*stop` becomes true (issue 7:
+  // --time-limit and Ctrl-C). A list cut short keeps the paths found so far (at least
+  // one when the pair has any) and counts as truncated(): callers keep working with
+  // fewer choices and notice the time limit through their own budget.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* stop = nullptr;
 };
 
 class PathSet {
@@ -37,13 +46,32 @@ class PathSet {
   // Under store-and-forward only single-channel paths exist. In networks with switches the
   // processors are terminals: a path's interior nodes are switches only.
   const std::vector<Path>& paths(NodeId from, NodeId to) const;
+  // The same list as paths(), computed afresh and not cached: for callers that copy the
+  // paths into their own tables anyway (the evolutionary instance), so that the lists
+  // are not held twice.
+  std::vector<Path> list(NodeId from, NodeId to) const;
   int distance(NodeId from, NodeId to) const;  // shortest hop count (kUnreachable if none)
+
+  // Without listing anything (issue 7, large networks): minimal wormhole routing only
+  // (searches_lazily()). The number of allowed paths from `from` to `to` before any limit
+  // (a double: it overflows 64 bits on large tori), and the first path of paths(from, to)
+  // -- same order, same limit -- whose channels are all free (used[c] == 0), or nullopt
+  // when none is. Throws like paths() where paths() would refuse the pair. Not cached, so
+  // a greedy scan that tries one pair at many steps costs no memory; a depth-first search
+  // over the shortest-path DAG that remembers the nodes with no free way on, so each call
+  // is linear in the DAG's size.
+  bool searches_lazily() const;
+  double path_count(NodeId from, NodeId to) const;
+  std::optional<Path> first_free_path(NodeId from, NodeId to, std::span<const char> used) const;
+
   const Topology& topology() const { return *topology_; }
   const Model& model() const { return model_; }
   // Drops cached path lists (memory) without changing answers.
   void clear_cache() const { cache_.clear(); }
   // True when some pair's list was cut to the limit (PathLimits::truncate).
   bool truncated() const { return truncated_; }
+  // True when some pair's list was cut by PathLimits::deadline or stop.
+  bool deadline_reached() const { return deadline_reached_; }
   const PathLimits& limits() const { return limits_; }
 
  private:
@@ -53,6 +81,12 @@ class PathSet {
   mutable std::vector<std::vector<int>> dist_;  // [to][from]: hops from `from` to `to`, lazily
   mutable std::unordered_map<std::uint64_t, std::vector<Path>> cache_;
   mutable bool truncated_ = false;
+  mutable bool deadline_reached_ = false;
+  // first_free_path(): path counts per target ([to][x], lazily) and the search's scratch.
+  const std::vector<double>& ways_to(NodeId to) const;
+  mutable std::vector<std::vector<double>> ways_;
+  mutable std::vector<std::uint32_t> dead_;  // == epoch_: no free way on from this node
+  mutable std::uint32_t epoch_ = 0;
 };
 
 }  // namespace ccsched

@@ -31,6 +31,25 @@ std::optional<int> effective_radius(const Problem& problem, const EngineOptions&
   return std::nullopt;
 }
 
+BuildLimits instance_limits(std::string_view engine, const Budget& budget,
+                            const EngineOptions& options) {
+  BuildLimits limits;
+  limits.stop = options.island ? nullptr : &budget;
+  limits.max_bytes = 0.5 * options.max_memory;
+  limits.engine = engine;
+  return limits;
+}
+
+EngineResult result_build_stopped(std::string_view engine, const Budget& budget) {
+  EngineResult r;
+  r.status = SolveStatus::unknown;
+  r.complete = false;
+  r.budget_exhausted = true;
+  r.note = std::string(budget.interrupted() ? "interrupted" : "time limit reached") +
+           " while " + std::string(engine) + " built its instance (candidate senders and routes)";
+  return r;
+}
+
 Schedule decode(const Problem& problem, const Instance& inst, const Genome& genome,
                 std::string_view engine, std::uint64_t seed) {
   std::vector<Transfer> transfers;
@@ -101,7 +120,8 @@ EngineResult RunControl::result_unknown(bool budget_exhausted) const {
   r.seconds = elapsed();
   r.note = std::string(budget_exhausted ? "time limit reached" : "gave up") + " after " +
            std::to_string(generation_) + (engine_ == "hgsa" ? " epochs" : " generations") +
-           " (best " + std::to_string(best_) + " conflicts)";
+           (best_ >= 0 ? " (best " + std::to_string(best_) + " conflicts)"
+                       : std::string(" (before the first population was evaluated)"));
   return r;
 }
 

@@ -24,6 +24,15 @@ namespace ccsched::evo {
 std::optional<int> effective_radius(const Problem& problem, const EngineOptions& options,
                                     bool auto_radius);
 
+// How an engine's instance is built (issue 7): stopped by `budget` unless the run is an
+// island (islands must all reach the same meetings, so they never stop on their own
+// clock), and its route tables limited to half of options.max_memory (the solve plan
+// gives the PathSet's lists a quarter; src/cli/resource_options.cpp).
+BuildLimits instance_limits(std::string_view engine, const Budget& budget,
+                            const EngineOptions& options);
+// The result of a run whose instance could not be built within the budget.
+EngineResult result_build_stopped(std::string_view engine, const Budget& budget);
+
 // The genome's transfers as a schedule (empty steps dropped by assemble_schedule).
 Schedule decode(const Problem& problem, const Instance& inst, const Genome& genome,
                 std::string_view engine, std::uint64_t seed);

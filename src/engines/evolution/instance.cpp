@@ -7,11 +7,12 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/engines/resources.hpp"
 
 namespace ccsched::evo {
 
 Instance::Instance(const Problem& problem, const PathSet& paths, int steps,
-                   std::optional<int> radius)
+                   std::optional<int> radius, const BuildLimits& limits)
     : broadcast_(is_broadcast(problem.collective)),
       steps_(steps),
       max_step_(steps),
@@ -19,7 +20,8 @@ Instance::Instance(const Problem& problem, const PathSet& paths, int steps,
       port_limited_(problem.model.ports.has_value()),
       node_count_(problem.topology.node_count()),
       channel_count_(problem.topology.channel_count()),
-      radius_(broadcast_ ? radius : std::nullopt) {
+      radius_(broadcast_ ? radius : std::nullopt),
+      limits_(limits) {
   if (steps < 1) throw InvalidParameter("must be at least 1", "--steps");
   if (problem.model.combining)
     throw Unsupported("combining is not supported by the evolutionary engines", "--combining");
@@ -28,18 +30,58 @@ Instance::Instance(const Problem& problem, const PathSet& paths, int steps,
         "scatter under store-and-forward needs relays, which the direct encoding of the seeds "
         "(one transfer per message) cannot express; use --engine sat or greedy",
         "--engine");
+  for (const Message& m : problem.collective.messages) total_genes_ += m.targets.size();
   if (broadcast_)
     build_broadcast(problem, paths);
   else
     build_scatter(problem, paths);
   route_index_.clear();
+  limits_ = {};
+}
+
+double Instance::table_bytes() const {
+  // Vector payloads, plus about 48 bytes per interned pair while the index exists.
+  return 4.0 * static_cast<double>(channels_.size() + nodes_.size() +
+                                   path_channel_begin_.size() + path_node_begin_.size() +
+                                   cand_node_.size() + cand_gene_.size() + cand_begin_.size() +
+                                   row_begin_.size()) +
+         8.0 * static_cast<double>(cand_route_.size()) +
+         static_cast<double>(sizeof(GeneSpec) * genes_.size()) +
+         48.0 * static_cast<double>(route_index_.size());
+}
+
+void Instance::check_limits() {
+  if (limits_.stop != nullptr && limits_.stop->expired()) throw BuildStopped{};
+  if (limits_.max_bytes > 0 && table_bytes() > limits_.max_bytes)
+    throw Unsupported(
+        "the " + std::string(limits_.engine) + " instance for " + std::to_string(steps_) +
+            " steps outgrew its share of --max-memory (" + format_bytes(limits_.max_bytes) +
+            ") after " + std::to_string(genes_.size()) + " of " + std::to_string(total_genes_) +
+            " genes (" + std::to_string(path_channel_begin_.size() - 1) +
+            " paths interned); try a --radius, --engine greedy, or a larger --max-memory",
+        "--max-memory");
+}
+
+std::optional<Instance> build_instance(const Problem& problem, const PathSet& paths, int steps,
+                                       std::optional<int> radius, const BuildLimits& limits) {
+  try {
+    return std::optional<Instance>(std::in_place, problem, paths, steps, radius, limits);
+  } catch (const BuildStopped&) {
+    return std::nullopt;
+  }
 }
 
 Route Instance::intern_route(const PathSet& paths, NodeId from, NodeId to) {
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
                             static_cast<std::uint32_t>(to);
   if (const auto it = route_index_.find(key); it != route_index_.end()) return it->second;
-  const auto& list = paths.paths(from, to);
+  // Each miss lists a pair's paths (up to the PathSet's per-pair limit): check the
+  // budget and the bytes every few misses.
+  if (++checks_ % 16 == 0) check_limits();
+  // Listed afresh rather than through the PathSet's cache: the flat tables are the only
+  // copy (issue 7: on hypercube:10 OAB the cached lists doubled the peak memory and took
+  // seconds to free).
+  const std::vector<Path> list = paths.list(from, to);
   Route r{static_cast<std::int32_t>(path_channel_begin_.size() - 1),
           static_cast<std::int32_t>(list.size())};
   for (const Path& p : list) {
@@ -105,6 +147,7 @@ void Instance::build_broadcast(const Problem& problem, const PathSet& paths) {
     std::vector<std::vector<NodeId>> cands(n);
     for (std::size_t i = 0; i < n; ++i) {
       const NodeId v = msg.targets[i];
+      if (i % 16 == 0) check_limits();
       for (const NodeId h : holders) {
         if (h == v || paths.distance(h, v) == kUnreachable) continue;
         if (radius_ && paths.distance(h, v) > *radius_) continue;

@@ -14,10 +14,12 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "ccsched/core/ids.hpp"
+#include "ccsched/engines/engine.hpp"
 #include "ccsched/problem/problem.hpp"
 #include "ccsched/routing/path_set.hpp"
 
@@ -35,12 +37,30 @@ struct Route {
   std::int32_t count = 0;
 };
 
+// Thrown by the Instance constructor when its `stop` budget runs out (time limit or
+// Ctrl-C) before the instance is complete; build_instance() turns it into "no instance".
+struct BuildStopped {};
+
+// Issue 7: on large networks the instance itself is the expensive part (a broadcast gene
+// has every other processor as a candidate sender, each with its interned routes).
+struct BuildLimits {
+  const Budget* stop = nullptr;  // polled while building; BuildStopped when it runs out
+  double max_bytes = 0.0;        // the route and candidate tables may not exceed this (0: any)
+  std::string_view engine = "evolutionary";  // for the refusal message
+};
+
 class Instance {
  public:
   // `radius`: broadcast receivers may only be informed by holders at most this many hops
   // away (seed 000 §4.4). Throws Unsupported for models the encodings do not cover
-  // (combining; scatter under store-and-forward) and InvalidInput for unreachable targets.
-  Instance(const Problem& problem, const PathSet& paths, int steps, std::optional<int> radius);
+  // (combining; scatter under store-and-forward), for tables that outgrow
+  // `limits.max_bytes` (naming --max-memory), InvalidInput for unreachable targets, and
+  // BuildStopped when `limits.stop` runs out.
+  Instance(const Problem& problem, const PathSet& paths, int steps, std::optional<int> radius,
+           const BuildLimits& limits = {});
+
+  // Bytes of the tables built (routes, candidates, genes), as charged against max_bytes.
+  double table_bytes() const;
 
   bool broadcast() const { return broadcast_; }
   int steps() const { return steps_; }
@@ -78,6 +98,8 @@ class Instance {
 
  private:
   Route intern_route(const PathSet& paths, NodeId from, NodeId to);
+  // Every so often while building: the budget and the byte limit.
+  void check_limits();
   void build_scatter(const Problem& problem, const PathSet& paths);
   void build_broadcast(const Problem& problem, const PathSet& paths);
 
@@ -100,6 +122,13 @@ class Instance {
   std::vector<std::int32_t> path_node_begin_{0};
   std::vector<NodeId> nodes_;
   std::unordered_map<std::uint64_t, Route> route_index_;  // (from, to) -> paths
+  BuildLimits limits_;
+  std::uint64_t checks_ = 0;
+  std::size_t total_genes_ = 0;
 };
+
+// The instance, or nullopt when `limits.stop` ran out while it was built.
+std::optional<Instance> build_instance(const Problem& problem, const PathSet& paths, int steps,
+                                       std::optional<int> radius, const BuildLimits& limits);
 
 }  // namespace ccsched::evo

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
@@ -107,8 +108,14 @@ HgsaEngine::HgsaEngine(EngineOptions options, HgsaParams params)
 
 EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
-  const evo::Instance inst(problem, paths, steps,
-                           evo::effective_radius(problem, options_, params_.auto_radius));
+  // On large networks building the instance can take longer than the whole budget
+  // (issue 7): it stops with the budget (never on an island, where every island must
+  // reach the same meetings) and is charged against --max-memory.
+  const auto built = evo::build_instance(
+      problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
+      evo::instance_limits("hgsa", budget, options_));
+  if (!built) return evo::result_build_stopped("hgsa", budget);
+  const evo::Instance& inst = *built;
   // Restoration keeps its least-conflict choice of a new sender; the proposals of the
   // Metropolis moves follow `directed`.
   const evo::Heuristics h{params_.acceleration, true, params_.path_move, params_.step_move};
@@ -127,18 +134,30 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
   Worker master(inst);
   const int step0 =
       inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * (w_count + 1))) : 0;
+  // Past the budget the start solutions still to be evaluated are skipped and the run
+  // ends (large scatter chromosomes take tens of milliseconds each; issue 7). Never on an
+  // island: islands decide together at meetings.
+  std::atomic<bool> cut{false};
+  auto out_of_budget = [&]() {
+    if (options_.island || !budget.expired()) return false;
+    cut.store(true);
+    return true;
+  };
   auto start_solutions = [&]() {
     pool.run(w_count, [&](int i, int) {
+      if (out_of_budget()) return;
       auto& w = workers[static_cast<std::size_t>(i)];
       auto& rng = streams[static_cast<std::size_t>(i)];
       evo::randomize(inst, w.genome, rng, i < step0);
       evo::evaluate(inst, w.genome, w.ws, rng, h, true);
       w.temperature = params_.temperature;
     });
+    if (out_of_budget()) return;
     evo::randomize(inst, master.genome, master_rng, w_count < step0);
     evo::evaluate(inst, master.genome, master.ws, master_rng, h, true);
   };
   start_solutions();
+  if (cut.load()) return control.result_unknown(true);
 
   // The master's genetic step (seed 002 §5), see the file comment.
   auto master_step = [&]() {
@@ -263,6 +282,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     if (restart.due(best)) {
       // A stalled search starts over from new first solutions (its streams go on).
       start_solutions();
+      if (cut.load()) return control.result_unknown(true);
       continue;
     }
     if (control.generation() > 1) master_step();

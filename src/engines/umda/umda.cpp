@@ -14,6 +14,7 @@
 #include "ccsched/engines/umda.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cmath>
 
@@ -123,8 +124,14 @@ UmdaEngine::UmdaEngine(EngineOptions options, UmdaParams params)
 
 EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
-  const evo::Instance inst(problem, paths, steps,
-                           evo::effective_radius(problem, options_, params_.auto_radius));
+  // On large networks building the instance can take longer than the whole budget
+  // (issue 7): it stops with the budget (never on an island, where every island must
+  // reach the same meetings) and is charged against --max-memory.
+  const auto built = evo::build_instance(
+      problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
+      evo::instance_limits("umda", budget, options_));
+  if (!built) return evo::result_build_stopped("umda", budget);
+  const evo::Instance& inst = *built;
   const evo::Heuristics h{params_.acceleration, params_.directed, params_.path_move,
                           params_.step_move};
   evo::RunControl control("umda", steps, budget, options_, params_.generations, params_.stall);
@@ -140,8 +147,19 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
   std::vector<evo::Genome> population(static_cast<std::size_t>(n));
   const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * n)) : 0;
   // The first population; after a restart (ours) the same with the restart's own streams.
+  // Past the budget the remaining individuals of a population are not evaluated (one
+  // evaluation of a large scatter chromosome takes tens of milliseconds; issue 7), and
+  // the run ends at once. Never on an island: islands decide together at meetings.
+  const bool stoppable = !options_.island;
+  std::atomic<bool> cut{false};
+  auto out_of_budget = [&]() {
+    if (!stoppable || !budget.expired()) return false;
+    cut.store(true);
+    return true;
+  };
   auto first_population = [&](std::uint64_t attempt) {
     pool.run(n, [&](int i, int w) {
+      if (out_of_budget()) return;
       evo::Rng rng = attempt == 0 ? evo::Rng(seed, {0, static_cast<std::uint64_t>(i)})
                                   : evo::Rng(seed, {0, static_cast<std::uint64_t>(i), attempt});
       auto& genome = population[static_cast<std::size_t>(i)];
@@ -151,6 +169,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
     sort_by_fitness(population);
   };
   first_population(0);
+  if (cut.load()) return control.result_unknown(true);
   evo::RestartRule restart(params_.restart);
 
   std::vector<evo::Genome> children(static_cast<std::size_t>(n_children));
@@ -203,6 +222,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
     if (found || expired) continue;  // on an island: wait for the next meeting
     if (restart.due(population.front().fitness)) {
       first_population(static_cast<std::uint64_t>(restart.restarts()));
+      if (cut.load()) return control.result_unknown(true);
       climb = 0;
       walkers.clear();
       best_seen = population.front().fitness;
@@ -228,6 +248,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       walkers.assign(population.begin(), population.begin() + count);
     }
     pool.run(n_children, [&](int c, int w) {
+      if (out_of_budget()) return;
       evo::Rng rng(seed, {generation, static_cast<std::uint64_t>(c) + 1});
       auto& ws = spaces[static_cast<std::size_t>(w)];
       auto& child = children[static_cast<std::size_t>(c)];
@@ -261,6 +282,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
         child.fitness = ws.occ.conflicts();
       }
     });
+    if (cut.load()) return control.result_unknown(true);
     for (std::size_t c = 0; c < walkers.size(); ++c) walkers[c] = children[c];
     // The new chromosomes replace the worse half (seed 000 §4.5). They are ranked before
     // older members of equal fitness, so that the population drifts across plateaus
