@@ -113,6 +113,7 @@ class Verifier {
 
   void index_messages() {
     const auto& msgs = s_.collective.messages;
+    index_of_id_.reserve(msgs.size());  // a million messages: no rehashing on the way
     for (int i = 0; i < static_cast<int>(msgs.size()); ++i)
       index_of_id_.emplace(msgs[i].id, i);  // first one wins on duplicate ids
   }
@@ -217,6 +218,9 @@ class Verifier {
   // one in the same step is a violation naming both.
   void check_channels() {
     std::unordered_map<std::uint64_t, int> owner;
+    std::size_t hops = 0;
+    for (const auto& cs : channels_) hops += cs.size();
+    owner.reserve(hops);
     for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
       const Step st = s_.transfers[i].step;
       for (const ChannelId c : channels_[i]) {
@@ -264,6 +268,7 @@ class Verifier {
 
   // Rule 5. delivered_[(m, u)] = the earliest step in which a transfer carrying m ends at u.
   void check_holding() {
+    delivered_.reserve(s_.transfers.size());
     for (const auto& tr : s_.transfers) {
       if (tr.path.empty() || !valid_node(tr.path.back())) continue;
       for (const int m : carried(tr)) {
