@@ -10,7 +10,19 @@
 #include <span>
 #include <vector>
 
+#include "ccsched/engines/engine.hpp"
+
 namespace ccsched::sat {
+
+// Stops CaDiCaL when the budget runs out (time limit or Ctrl-C).
+class BudgetStop final : public CaDiCaL::Terminator {
+ public:
+  explicit BudgetStop(const Budget& budget) : budget_(budget) {}
+  bool terminate() override { return budget_.expired(); }
+
+ private:
+  const Budget& budget_;
+};
 
 class Cnf {
  public:

@@ -9,8 +9,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cadical.hpp>
 #include <map>
 #include <set>
+
+#include "cnf.hpp"
 
 #include "ccsched/engines/engine.hpp"
 #include "ccsched/schedule/verify.hpp"
@@ -112,11 +115,200 @@ std::optional<Schedule> hypercube_masks(const Problem& problem) {
   return s;
 }
 
+// One delivery of the rounds design: message `message` goes from `from` to `to` directly.
+struct Delivery {
+  MessageId message;
+  NodeId from;
+  NodeId to;
+};
+
+// A path for every delivery so that no channel carries two of them: a one-step routing
+// question for CaDiCaL (one path per delivery, at most one delivery per channel). Empty
+// when there is none (or when the conflict limit is reached first).
+std::optional<std::vector<const Path*>> route_one_step(const Problem& problem,
+                                                       const PathSet& paths,
+                                                       const std::vector<Delivery>& group) {
+  CaDiCaL::Solver solver;
+  solver.set("quiet", 1);
+  sat::Cnf cnf(&solver);
+  std::vector<std::vector<int>> users(problem.topology.channel_count());
+  std::vector<std::vector<std::pair<int, const Path*>>> choice(group.size());
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    std::vector<int> any;
+    for (const Path& p : paths.paths(group[i].from, group[i].to)) {
+      const int y = cnf.new_var();
+      any.push_back(y);
+      choice[i].emplace_back(y, &p);
+      for (const ChannelId c : p.channels) users[c].push_back(y);
+    }
+    if (any.empty()) return std::nullopt;
+    cnf.add(any);
+  }
+  for (const auto& u : users) cnf.at_most_one(u);
+  solver.limit("conflicts", 20000);
+  if (solver.solve() != 10) return std::nullopt;
+  std::vector<const Path*> chosen(group.size(), nullptr);
+  for (std::size_t i = 0; i < group.size(); ++i)
+    for (const auto& [y, p] : choice[i])
+      if (solver.val(y) > 0) {
+        chosen[i] = p;
+        break;
+      }
+  return chosen;
+}
+
+// The rounds design under a k-port model. Number the processors 0..P-1; round c holds the
+// deliveries i -> i XOR c (P a power of two) or i -> i + c mod P. Every (origin, target)
+// pair lies in exactly one round, and a round sends at most one delivery out of and into
+// each processor, so k rounds that route together fit one step under k ports. Every
+// delivery is direct (origin to target in one transfer), which satisfies the holding rule
+// for broadcasts too: an all-to-all broadcast is then scheduled like an all-to-all scatter,
+// and reaches the reception bound P-1 (k = 1; seed 000 §3, ⌈(P−1)/k⌉) whenever every round
+// routes in one step, as XOR rounds do on Omega networks (each stage fixes one destination
+// bit, and two sources whose paths meet after stage i agree on i+1 destination bits and on
+// the other source bits, so they differ nowhere) and on fat trees and Clos networks.
+std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& paths, bool xor_rounds) {
+  if (!problem.model.ports || problem.model.switching != Switching::wormhole ||
+      problem.model.combining)
+    return std::nullopt;
+  const auto processors = problem.topology.processors();
+  const auto P = static_cast<int>(processors.size());
+  if (P < 2 || P > 256) return std::nullopt;
+  if (xor_rounds && !std::has_single_bit(static_cast<unsigned>(P))) return std::nullopt;
+  std::vector<int> index(problem.topology.node_count(), -1);
+  for (int i = 0; i < P; ++i) index[processors[i]] = i;
+  std::vector<std::vector<Delivery>> rounds(P);
+  std::size_t deliveries = 0;
+  for (const auto& m : problem.collective.messages)
+    for (const NodeId t : m.targets) {
+      if (index[m.origin] < 0 || index[t] < 0) return std::nullopt;
+      const int c = xor_rounds ? (index[m.origin] ^ index[t]) : (index[t] - index[m.origin] + P) % P;
+      rounds[c].push_back({m.id, m.origin, t});
+      ++deliveries;
+    }
+  // The design is worth it only when the rounds are nearly full (all-to-all patterns);
+  // a sparse pattern is the other engines' business.
+  if (deliveries < static_cast<std::size_t>(P) * (P - 1) / 2) return std::nullopt;
+  for (int c = 1; c < P; ++c) {
+    std::set<NodeId> out, in;
+    for (const auto& d : rounds[c])
+      if (!out.insert(d.from).second || !in.insert(d.to).second) return std::nullopt;
+  }
+  const int k = std::max(1, *problem.model.ports);
+  // Steps: groups of at most k rounds that route together (first fit); a round that does
+  // not route alone is split into single-delivery groups placed first-fit as well.
+  struct Group {
+    std::vector<Delivery> deliveries;
+    std::vector<const Path*> routes;
+    int rounds = 0;
+  };
+  std::vector<Group> steps;
+  auto place = [&](const std::vector<Delivery>& part) {
+    for (auto& g : steps) {
+      if (g.rounds >= k) continue;
+      auto merged = g.deliveries;
+      merged.insert(merged.end(), part.begin(), part.end());
+      if (auto routes = route_one_step(problem, paths, merged)) {
+        g.deliveries = std::move(merged);
+        g.routes = std::move(*routes);
+        ++g.rounds;
+        return true;
+      }
+    }
+    if (auto routes = route_one_step(problem, paths, part)) {
+      steps.push_back({part, std::move(*routes), 1});
+      return true;
+    }
+    return false;
+  };
+  for (int c = 1; c < P; ++c) {
+    if (rounds[c].empty() || place(rounds[c])) continue;
+    for (const auto& d : rounds[c])
+      if (!place({d})) return std::nullopt;
+  }
+  std::vector<Transfer> transfers;
+  transfers.reserve(deliveries);
+  for (std::size_t s = 0; s < steps.size(); ++s)
+    for (std::size_t i = 0; i < steps[s].deliveries.size(); ++i)
+      transfers.push_back({static_cast<Step>(s + 1), steps[s].routes[i]->nodes,
+                           {steps[s].deliveries[i].message}});
+  Schedule s = assemble_schedule(problem, std::move(transfers), "constructive", 0);
+  if (!verify_schedule(s).empty()) return std::nullopt;
+  return s;
+}
+
+// The ring all-gather for broadcasts from every processor to every other (AAB): order the
+// processors u_0..u_{P-1} (by id) and, if the shift u_i -> u_{i+1 mod P} routes in one
+// step, let every processor pass on in step s the message it received in step s-1 (its
+// own in step 1): after P-1 steps everyone holds everything, each processor sending and
+// receiving one message per step — the reception bound ⌈(P−1)/k⌉ for k = 1 (seed 000
+// §3). With two ports or more and both shifts (±1) routing together, messages travel both
+// ways round the ring: ⌈(P−1)/2⌉ steps. The shift routes on binary trees and fat trees
+// with leaves in order: every aligned block of leaves (a subtree) sends exactly one
+// message out, from its last leaf, and receives one, into its first leaf.
+std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths) {
+  const auto& c = problem.collective;
+  if (!is_broadcast(c) || problem.model.switching != Switching::wormhole ||
+      problem.model.combining)
+    return std::nullopt;
+  const auto processors = problem.topology.processors();
+  const auto P = static_cast<int>(processors.size());
+  if (P < 3 || P > 4096 || static_cast<int>(c.messages.size()) != P) return std::nullopt;
+  std::vector<int> index(problem.topology.node_count(), -1);
+  for (int i = 0; i < P; ++i) index[processors[i]] = i;
+  std::vector<MessageId> of(P, -1);  // the message that starts at u_i
+  for (const auto& m : c.messages) {
+    if (static_cast<int>(m.targets.size()) != P - 1 || of[index[m.origin]] >= 0)
+      return std::nullopt;
+    of[index[m.origin]] = m.id;
+  }
+  const int ports = effective_ports(problem);
+  std::vector<Delivery> shift;
+  for (int i = 0; i < P; ++i) shift.push_back({of[i], processors[i], processors[(i + 1) % P]});
+  const auto forward = route_one_step(problem, paths, shift);
+  if (!forward) return std::nullopt;
+  std::optional<std::vector<const Path*>> both;
+  if (ports >= 2) {
+    auto two = shift;
+    for (int i = 0; i < P; ++i)
+      two.push_back({of[i], processors[i], processors[(i + P - 1) % P]});
+    both = route_one_step(problem, paths, two);
+  }
+  // Forward: u_i sends in step s the message of u_{i-s+1}; backward (when both shifts
+  // route): u_i sends the message of u_{i+s-1} to u_{i-1}.
+  const int ahead = both ? P / 2 : 0;         // messages that travel backwards
+  const int behind = P - 1 - ahead;           // messages that travel forwards
+  std::vector<Transfer> transfers;
+  for (int i = 0; i < P; ++i) {
+    for (int s = 1; s <= behind; ++s)
+      transfers.push_back({static_cast<Step>(s), (both ? (*both)[i] : (*forward)[i])->nodes,
+                           {of[((i - s + 1) % P + P) % P]}});
+    for (int s = 1; s <= ahead; ++s)
+      transfers.push_back({static_cast<Step>(s), (*both)[P + i]->nodes, {of[(i + s - 1) % P]}});
+  }
+  Schedule s = assemble_schedule(problem, std::move(transfers), "constructive", 0);
+  if (!verify_schedule(s).empty()) return std::nullopt;
+  return s;
+}
+
 }  // namespace
 
+std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths) {
+  std::optional<Schedule> best;
+  for (const bool xor_rounds : {true, false}) {
+    auto s = rounds_design(problem, paths, xor_rounds);
+    if (s && (!best || s->steps < best->steps)) best = std::move(s);
+  }
+  return best;
+}
+
 std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths) {
-  (void)paths;  // the constructions route by themselves; the verifier checks the routes
-  return hypercube_masks(problem);
+  std::optional<Schedule> best = hypercube_masks(problem);
+  if (auto s = rounds_schedule(problem, paths); s && (!best || s->steps < best->steps))
+    best = std::move(s);
+  if (auto s = ring_design(problem, paths); s && (!best || s->steps < best->steps))
+    best = std::move(s);
+  return best;
 }
 
 }  // namespace ccsched

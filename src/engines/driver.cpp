@@ -12,6 +12,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/lns.hpp"
+#include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
@@ -145,7 +146,45 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   }
   int target = out.schedule->steps - 1;
   out.reason = "not proven optimal";
+  // A better schedule: the next target is one step fewer; true when it meets the bound.
+  auto improved = [&]() {
+    target = out.schedule->steps - 1;
+    if (out.schedule->steps > out.lower_bound) return false;
+    out.optimal = true;
+    out.reason = "meets the lower bound";
+    return true;
+  };
+  // Broadcasts: first the fixed-tree encoding (engines/tree_sat.hpp), which only chooses
+  // steps for given trees and is far smaller than the spreading encoding: neighbour trees
+  // aimed straight at the lower bound, then at each target the trees of the best schedule
+  // so far. It proves nothing; the loop below still does.
+  const bool trees_apply = engine_name == "sat" && is_broadcast(problem.collective) &&
+                           !problem.model.combining;
+  std::optional<std::vector<TreeEdge>> near_trees;
+  if (trees_apply) near_trees = neighbour_trees(problem, paths);
+  auto try_trees = [&](const std::vector<TreeEdge>& trees, int steps, double seconds) {
+    EngineResult r = schedule_trees(problem, paths, trees, steps,
+                                    budget.sub(std::min(seconds, budget.remaining())),
+                                    request.options.seed);
+    out.engine_seconds += r.seconds;
+    if (r.status == SolveStatus::feasible && r.schedule->steps < out.schedule->steps) {
+      out.schedule = std::move(r.schedule);
+      return true;
+    }
+    return false;
+  };
+  if (near_trees) {
+    for (int steps = out.lower_bound; steps < out.schedule->steps && !budget.expired(); ++steps)
+      if (try_trees(*near_trees, steps, 0.25 * budget.remaining())) break;
+    if (improved()) return finish();
+  }
   while (target >= out.lower_bound) {
+    if (trees_apply && !budget.expired() &&
+        try_trees(trees_of(problem, *out.schedule), target,
+                  std::min(0.15 * budget.remaining(), 60.0))) {
+      if (improved()) break;
+      continue;
+    }
     if (budget.expired()) {
       out.reason = "time limit reached before " + std::to_string(target) + " steps was decided";
       break;
@@ -172,12 +211,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
             std::chrono::duration<double>(Budget::Clock::now() - lns_start).count();
         if (squeezed) {
           out.schedule = std::move(squeezed);
-          target = out.schedule->steps - 1;
-          if (out.schedule->steps <= out.lower_bound) {
-            out.optimal = true;
-            out.reason = "meets the lower bound";
-            break;
-          }
+          if (improved()) break;
           continue;
         }
       }
@@ -186,12 +220,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     if (!first) out.engine_seconds += r.seconds;
     if (r.status == SolveStatus::feasible) {
       out.schedule = std::move(r.schedule);
-      target = out.schedule->steps - 1;
-      if (out.schedule->steps <= out.lower_bound) {
-        out.optimal = true;
-        out.reason = "meets the lower bound";
-        break;
-      }
+      if (improved()) break;
     } else if (r.status == SolveStatus::infeasible && r.complete) {
       out.lower_bound = target + 1;
       out.optimal = true;

@@ -25,16 +25,6 @@ namespace {
 
 constexpr int kUnplaced = 0;
 
-// Stops CaDiCaL when the budget runs out.
-class Stop final : public CaDiCaL::Terminator {
- public:
-  explicit Stop(const Budget& budget) : budget_(budget) {}
-  bool terminate() override { return budget_.expired(); }
-
- private:
-  const Budget& budget_;
-};
-
 class Squeezer {
  public:
   Squeezer(const Problem& problem, const PathSet& paths, int steps, std::uint64_t seed)
@@ -146,7 +136,7 @@ class Squeezer {
       for (auto& s : sends) cnf.at_most_k(s, ports_);
       for (auto& r : receives) cnf.at_most_k(r, ports_);
     }
-    Stop stop(budget);
+    sat::BudgetStop stop(budget);
     solver.connect_terminator(&stop);
     solver.limit("conflicts", conflict_limit_);
     const int answer = solver.solve();
@@ -455,7 +445,7 @@ class BroadcastSqueezer {
       for (auto& s : sends) cnf.at_most_k(s, ports_);
       for (auto& r : receives) cnf.at_most_k(r, ports_);
     }
-    Stop stop(budget);
+    sat::BudgetStop stop(budget);
     solver.connect_terminator(&stop);
     solver.limit("conflicts", 20000);
     const int answer = solver.solve();

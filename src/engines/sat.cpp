@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cadical.hpp>
 #include <cstdlib>
+#include <limits>
 #include <unordered_map>
 
 #include "ccsched/core/error.hpp"
@@ -240,6 +241,56 @@ class Encoder {
           cnf_.at_most_k(sent[s][u], ports());
           cnf_.at_most_k(received[s][u], ports());
         }
+    add_tightness(sent, received);
+  }
+
+  // Implied clauses for a step count at which a counting bound is met with equality
+  // (docs/BOUNDS.md): nothing may then be idle, which CDCL would otherwise learn slowly.
+  // - port-accept: v needs R_v distinct messages, receives each at most once and at most
+  //   one per step (1-port); R_v = T means v receives in every step;
+  // - sends: every reception is one transfer, so when the receptions needed equal the
+  //   send capacity (1 per processor and step) every processor sends in every step;
+  // - channel-load (generalising seed 000, eq. (6)): every delivery to v uses at least
+  //   d_v channels (d_v: the distance from v's nearest processor); when the sum equals
+  //   channels x T every channel is busy in every step.
+  // Each clause holds for schedules of exactly T steps, so it is guarded by act[T]: asking
+  // for fewer steps (act[T] assumed false) switches them off. Only under 1 port for the
+  // first two (at least k of n would need a counter; the cells that need them are 1-port).
+  void add_tightness(const std::vector<std::vector<std::vector<int>>>& sent,
+                     const std::vector<std::vector<std::vector<int>>>& received) {
+    if (radius_) return;  // a radius drops transfers: the counts below may not hold
+    const auto& t = problem_.topology;
+    const int T = enc_.steps;
+    const int guard = -enc_.activation[T];
+    const auto processors = t.processors();
+    std::vector<long long> need(t.node_count(), 0);
+    long long total = 0, channel_steps = 0;
+    for (const auto& m : problem_.collective.messages)
+      for (const NodeId v : m.targets) {
+        ++need[v];
+        ++total;
+        int nearest = std::numeric_limits<int>::max();
+        for (const NodeId u : processors)
+          if (u != v) nearest = std::min(nearest, paths_.distance(u, v));
+        channel_steps += nearest;
+      }
+    auto at_least_one = [&](const std::vector<int>& lits) {
+      std::vector<int> clause{guard};
+      clause.insert(clause.end(), lits.begin(), lits.end());
+      cnf_.add(clause);
+    };
+    if (ports() == 1 && problem_.model.switching == Switching::wormhole) {
+      for (const NodeId v : processors)
+        if (need[v] == T)
+          for (Step s = 1; s <= T; ++s) at_least_one(received[s][v]);
+      if (total == static_cast<long long>(T) * static_cast<long long>(processors.size()))
+        for (const NodeId u : processors)
+          for (Step s = 1; s <= T; ++s) at_least_one(sent[s][u]);
+    }
+    if (problem_.model.switching == Switching::wormhole &&
+        channel_steps == static_cast<long long>(T) * t.channel_count())
+      for (Step s = 1; s <= T; ++s)
+        for (ChannelId c = 0; c < t.channel_count(); ++c) at_least_one(users(c, s));
   }
 
   const Problem& problem_;

@@ -33,6 +33,12 @@ std::optional<int> hypercube_dimension(const Topology& t);
 std::vector<std::vector<unsigned>> group_disjoint_masks(std::vector<unsigned> masks, int d,
                                                         int ports);
 
+// The rounds design (k-port wormhole, all-to-all patterns such as AAS and AAB): processors
+// numbered 0..P-1, round c delivers i -> i XOR c (or i -> i + c mod P) directly from the
+// origin, k rounds per step when they route together (a one-step routing question for
+// CaDiCaL), the better of the two families. Nothing when it does not apply.
+std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths);
+
 // The best closed-form schedule ccsched knows for this problem, or nothing when no
 // construction applies. Never returns an invalid schedule.
 std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths);
