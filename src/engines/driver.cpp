@@ -12,6 +12,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/lns.hpp"
+#include "ccsched/engines/symmetric.hpp"
 #include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
 
@@ -154,6 +155,27 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     out.reason = "meets the lower bound";
     return true;
   };
+  // Symmetric schedules (engines/symmetric.hpp) first, aimed at the lower bound and then
+  // one step more at a time: on symmetric networks the optimum is usually symmetric, and
+  // the encoding is the symmetry group's order times smaller. It proves nothing. Scatters
+  // get a shorter slice: the window search below closes most of them quickly as well.
+  if (engine_name == "sat") {
+    const auto symmetries = problem_symmetries(problem, budget);
+    const double cap = is_broadcast(problem.collective) ? 30.0 : 8.0;
+    for (int steps = out.lower_bound; !symmetries.empty() && steps < out.schedule->steps &&
+                                      !budget.expired();
+         ++steps) {
+      EngineResult r = symmetric_schedule(
+          problem, paths, symmetries, steps,
+          budget.sub(std::min(0.2 * budget.remaining(), cap)), request.options.seed);
+      out.engine_seconds += r.seconds;
+      if (r.status == SolveStatus::feasible) {
+        out.schedule = std::move(r.schedule);
+        break;
+      }
+    }
+    if (improved()) return finish();
+  }
   // Broadcasts: first the fixed-tree encoding (engines/tree_sat.hpp), which only chooses
   // steps for given trees and is far smaller than the spreading encoding: neighbour trees
   // aimed straight at the lower bound, then at each target the trees of the best schedule
@@ -186,7 +208,8 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       continue;
     }
     if (budget.expired()) {
-      out.reason = "time limit reached before " + std::to_string(target) + " steps was decided";
+      out.reason = (budget.interrupted() ? "interrupted before " : "time limit reached before ") +
+                   std::to_string(target) + " steps was decided";
       break;
     }
     // Direct-delivery scatter: first let the window search squeeze the best schedule into
