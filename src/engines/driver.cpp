@@ -167,7 +167,8 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
          ++steps) {
       EngineResult r = symmetric_schedule(
           problem, paths, symmetries, steps,
-          budget.sub(std::min(0.2 * budget.remaining(), cap)), request.options.seed);
+          budget.sub(std::min(0.2 * budget.remaining(), cap)), request.options.seed,
+          request.options.max_memory);
       out.engine_seconds += r.seconds;
       if (r.status == SolveStatus::feasible) {
         out.schedule = std::move(r.schedule);
@@ -187,7 +188,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   auto try_trees = [&](const std::vector<TreeEdge>& trees, int steps, double seconds) {
     EngineResult r = schedule_trees(problem, paths, trees, steps,
                                     budget.sub(std::min(seconds, budget.remaining())),
-                                    request.options.seed);
+                                    request.options.seed, request.options.max_memory);
     out.engine_seconds += r.seconds;
     if (r.status == SolveStatus::feasible && r.schedule->steps < out.schedule->steps) {
       out.schedule = std::move(r.schedule);

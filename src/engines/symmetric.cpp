@@ -104,7 +104,7 @@ class SymmetricEncoder {
     solver_.set("seed", static_cast<int>(seed % 2147483647u));
   }
 
-  EngineResult solve(const Budget& budget) {
+  EngineResult solve(const Budget& budget, double max_bytes) {
     const auto start = Budget::Clock::now();
     EngineResult result;
     result.complete = false;
@@ -114,6 +114,10 @@ class SymmetricEncoder {
       result.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
       return result;
     };
+    if (max_bytes > 0 && estimated_bytes() > max_bytes) {
+      result.note = "symmetric encoding over --max-memory";
+      return done(SolveStatus::unknown);
+    }
     const bool built = is_broadcast(problem_.collective) ? encode_broadcast() : encode_scatter();
     if (!built) return done(SolveStatus::unknown);
     for (auto& u : users_) cnf_.at_most_one(u);
@@ -141,6 +145,39 @@ class SymmetricEncoder {
   }
 
  private:
+  // A generous estimate of what the encoding takes (issue 7: refuse before building):
+  // every literal occurrence in a channel, port or reception list costs a counter
+  // variable and a few clauses in CaDiCaL, every variable its watch lists and values.
+  double estimated_bytes() const {
+    const double T = steps_;
+    const double order = static_cast<double>(power_.size());
+    double occurrences = 0, variables = 0;
+    if (is_broadcast(problem_.collective)) {
+      double neighbour = 0;
+      for (const auto& c : t_.channels())
+        if (t_.is_processor(c.from) && t_.is_processor(c.to)) ++neighbour;
+      const double pairs = static_cast<double>(problem_.collective.messages.size()) * neighbour;
+      occurrences = 6 * pairs * T;
+      variables = (pairs + static_cast<double>(problem_.collective.messages.size()) *
+                               t_.processor_count()) * T / order;
+    } else {
+      for (const auto& m : problem_.collective.messages) {
+        if (m.targets.size() != 1) return 0;
+        // Counted without listing where routing is minimal (a large network's lists are
+        // what the estimate is to spare).
+        double count =
+            paths_.searches_lazily()
+                ? paths_.path_count(m.origin, m.targets[0])
+                : static_cast<double>(paths_.paths(m.origin, m.targets[0]).size());
+        if (paths_.limits().truncate)
+          count = std::min(count, static_cast<double>(paths_.limits().max_paths_per_pair));
+        occurrences += count * T * (paths_.distance(m.origin, m.targets[0]) + 2);
+        variables += count * T / order;
+      }
+    }
+    return 80 * occurrences + 150 * (variables + occurrences);
+  }
+
   std::vector<NodeId> image_of(const std::vector<NodeId>& nodes, std::size_t j) const {
     std::vector<NodeId> out(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) out[i] = power_[j][nodes[i]];
@@ -419,7 +456,7 @@ std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, cons
 
 EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
                                 const std::vector<std::vector<NodeId>>& symmetries, int steps,
-                                const Budget& budget, std::uint64_t seed) {
+                                const Budget& budget, std::uint64_t seed, double max_bytes) {
   EngineResult result;
   result.complete = false;
   result.note = "no symmetry of the problem";
@@ -431,7 +468,7 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
     if (!image) continue;
     const double share = budget.remaining() / static_cast<double>(symmetries.size() - i);
     SymmetricEncoder encoder(problem, paths, symmetries[i], std::move(*image), steps, seed);
-    result = encoder.solve(budget.sub(share));
+    result = encoder.solve(budget.sub(share), max_bytes);
     seconds += result.seconds;
     result.seconds = seconds;
     if (result.status == SolveStatus::feasible) return result;

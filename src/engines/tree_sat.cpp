@@ -105,7 +105,7 @@ std::vector<TreeEdge> trees_of(const Problem& problem, const Schedule& schedule)
 
 EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
                             const std::vector<TreeEdge>& trees, int steps, const Budget& budget,
-                            std::uint64_t seed) {
+                            std::uint64_t seed, double max_bytes) {
   const auto start = Budget::Clock::now();
   EngineResult result;
   result.complete = false;
@@ -144,6 +144,23 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
     if (parent[*it] >= 0) height[parent[*it]] = std::max(height[parent[*it]], height[*it] + 1);
   for (std::size_t j = 0; j < J; ++j)
     if (depth[j] + height[j] > steps) return done(SolveStatus::infeasible);
+  if (max_bytes > 0) {
+    // Refuse before building (issue 7): per edge and step of its window two order
+    // variables, one per allowed path, and a literal in each of its channels' and ports'
+    // lists, each costing a counter variable and a few clauses.
+    double occurrences = 0, variables = 0;
+    for (std::size_t j = 0; j < J; ++j) {
+      const double window = steps - height[j] - depth[j] + 1;
+      const double ways = static_cast<double>(paths.paths(trees[j].sender, trees[j].receiver).size());
+      const double hops = paths.distance(trees[j].sender, trees[j].receiver);
+      variables += window * (2 + ways);
+      occurrences += window * ways * (hops + 2);
+    }
+    if (80 * occurrences + 150 * (variables + occurrences) > max_bytes) {
+      result.note = "fixed-tree encoding over --max-memory";
+      return done(SolveStatus::unknown);
+    }
+  }
 
   CaDiCaL::Solver solver;
   solver.set("quiet", 1);

@@ -90,6 +90,16 @@ TEST(TreeSat, NeighbourTreesOnFullBinaryTreesMeetTheLeafBound) {
   EXPECT_EQ(below.status, SolveStatus::infeasible);
 }
 
+TEST(TreeSat, RefusesAnEncodingOverTheMemoryLimit) {
+  const Problem p = make_problem("fbtree:15", CollectiveKind::AAB);
+  const PathSet paths(p.topology, p.model);
+  const auto trees = neighbour_trees(p, paths);
+  ASSERT_TRUE(trees.has_value());
+  const auto r = schedule_trees(p, paths, *trees, 14, Budget(30.0), 1, 1e5);
+  EXPECT_EQ(r.status, SolveStatus::unknown);
+  EXPECT_NE(r.note.find("--max-memory"), std::string::npos) << r.note;
+}
+
 TEST(TreeSat, NoNeighbourTreesThroughSwitches) {
   const Problem p = make_problem("btree:8", CollectiveKind::AAB);
   EXPECT_FALSE(neighbour_trees(p, PathSet(p.topology, p.model)).has_value());

@@ -120,7 +120,16 @@ TEST(Symmetric, SameSeedSameSchedule) {
   EXPECT_EQ(testing_support::fingerprint(*a.schedule), testing_support::fingerprint(*b.schedule));
 }
 
-// The driver closes the two broadcast cells the earlier rounds left open.
+TEST(Symmetric, RefusesAnEncodingOverTheMemoryLimit) {
+  const Problem p = make_problem("kautz:3,3", CollectiveKind::AAB);
+  const PathSet paths(p.topology, p.model);
+  const auto symmetries = problem_symmetries(p, Budget(10.0));
+  const auto r = symmetric_schedule(p, paths, symmetries, 12, Budget(30.0), 1, 1e5);
+  EXPECT_EQ(r.status, SolveStatus::unknown);
+  EXPECT_NE(r.note.find("--max-memory"), std::string::npos) << r.note;
+}
+
+// The driver closes the broadcast cell the earlier rounds left open.
 TEST(Symmetric, DriverProvesKautz33AabAtTwelve) {
   const Problem p = make_problem("kautz:3,3", CollectiveKind::AAB);
   SolveRequest request;

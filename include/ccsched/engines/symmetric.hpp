@@ -32,9 +32,11 @@ std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, cons
                                                     std::size_t count = 4);
 
 // A schedule of at most `steps` steps invariant under <sigma>, for each sigma in turn with
-// an equal share of the budget.
+// an equal share of the budget. An encoding estimated above `max_bytes` (0: no limit) is
+// not built (unknown, "over --max-memory").
 EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
                                 const std::vector<std::vector<NodeId>>& symmetries, int steps,
-                                const Budget& budget, std::uint64_t seed);
+                                const Budget& budget, std::uint64_t seed,
+                                double max_bytes = 0);
 
 }  // namespace ccsched

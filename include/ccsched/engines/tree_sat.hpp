@@ -38,9 +38,10 @@ std::vector<TreeEdge> trees_of(const Problem& problem, const Schedule& schedule)
 
 // Steps (and paths among the allowed ones) for the given trees in at most `steps` steps
 // under the channel and port rules. `infeasible` only means "not with these trees"
-// (EngineResult::complete is false).
+// (EngineResult::complete is false). An encoding estimated above `max_bytes` (0: no
+// limit) is not built (unknown).
 EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
                             const std::vector<TreeEdge>& trees, int steps, const Budget& budget,
-                            std::uint64_t seed);
+                            std::uint64_t seed, double max_bytes = 0);
 
 }  // namespace ccsched
