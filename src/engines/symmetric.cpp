@@ -23,6 +23,9 @@
 #include <algorithm>
 #include <cadical.hpp>
 #include <map>
+#include <memory>
+#include <numeric>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -94,8 +97,9 @@ bool encodings_apply(const Problem& problem) {
 class SymmetricEncoder {
  public:
   SymmetricEncoder(const Problem& problem, const PathSet& paths, const std::vector<NodeId>& sigma,
-                   std::vector<MessageId> image, int steps, std::uint64_t seed)
-      : problem_(problem), paths_(paths), t_(problem.topology), steps_(steps), seed_(seed),
+                   std::vector<MessageId> image, int steps, int shift, std::uint64_t seed)
+      : problem_(problem), paths_(paths), t_(problem.topology), steps_(steps), shift_(shift),
+        seed_(seed),
         power_(powers(sigma)), image_(std::move(image)), cnf_(&solver_),
         users_(static_cast<std::size_t>(steps + 1) * t_.channel_count()),
         sent_(static_cast<std::size_t>(steps + 1) * t_.node_count()),
@@ -108,24 +112,31 @@ class SymmetricEncoder {
     const auto start = Budget::Clock::now();
     EngineResult result;
     result.complete = false;
-    result.note = "symmetric schedules (order " + std::to_string(power_.size()) + ")";
+    result.note = "symmetric schedules (order " + std::to_string(power_.size()) + ", shift " +
+                  std::to_string(shift_) + ")";
     auto done = [&](SolveStatus status) {
       result.status = status;
       result.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
       return result;
     };
-    if (max_bytes > 0 && estimated_bytes() > max_bytes) {
-      result.note = "symmetric encoding over --max-memory";
+    if (!built_) {  // the first call builds; later calls go on with the same solver
+      if (max_bytes > 0 && estimated_bytes() > max_bytes) {
+        result.note = "symmetric encoding over --max-memory";
+        return done(SolveStatus::unknown);
+      }
+      if (!(is_broadcast(problem_.collective) ? encode_broadcast() : encode_scatter()))
+        return done(SolveStatus::unknown);
+      for (auto& u : users_) cnf_.at_most_one(u);
+      if (problem_.model.ports) {
+        for (auto& s : sent_) cnf_.at_most_k(s, *problem_.model.ports);
+        for (auto& r : received_) cnf_.at_most_k(r, *problem_.model.ports);
+      }
+      built_ = true;
+    }
+    if (budget.expired()) {
+      result.budget_exhausted = true;
       return done(SolveStatus::unknown);
     }
-    const bool built = is_broadcast(problem_.collective) ? encode_broadcast() : encode_scatter();
-    if (!built) return done(SolveStatus::unknown);
-    for (auto& u : users_) cnf_.at_most_one(u);
-    if (problem_.model.ports) {
-      for (auto& s : sent_) cnf_.at_most_k(s, *problem_.model.ports);
-      for (auto& r : received_) cnf_.at_most_k(r, *problem_.model.ports);
-    }
-    if (budget.expired()) return done(SolveStatus::unknown);
     sat::BudgetStop stop(budget);
     solver_.connect_terminator(&stop);
     const int answer = solver_.solve();
@@ -202,20 +213,25 @@ class SymmetricEncoder {
     Step step;
   };
 
-  // The channels of the first `count` images of p, or nothing when two of them share a
-  // channel (sigma^a maps one channel of p onto another channel of sigma^b(p): the
-  // images can never move in the same step).
+  // The step of the j-th image of a transfer in step s: s moved on by j shifts, round
+  // the T steps (a scatter has no holding rule, so any rotation of steps stays valid).
+  Step image_step(Step s, std::size_t j) const {
+    return static_cast<Step>((s - 1 + static_cast<long long>(j) * shift_) % steps_) + 1;
+  }
+
+  // The channels of the first `count` images of p, or nothing when two images in the same
+  // step share a channel (sigma^a maps one channel of p onto another channel of
+  // sigma^b(p): those images can never move together).
   std::optional<std::vector<std::vector<ChannelId>>> disjoint_images(const Path& p,
                                                                       std::size_t count) const {
     std::vector<std::vector<ChannelId>> images;
-    std::vector<char> used(t_.channel_count(), 0);
+    std::set<std::pair<ChannelId, Step>> used;
     for (std::size_t j = 0; j < count; ++j) {
       const auto nodes = image_of(p.nodes, j);
       std::vector<ChannelId> channels;
       for (std::size_t i = 0; i + 1 < nodes.size(); ++i) {
         const auto c = t_.find_channel(nodes[i], nodes[i + 1]);
-        if (!c || used[*c]) return std::nullopt;
-        used[*c] = 1;
+        if (!c || !used.emplace(*c, image_step(1, j)).second) return std::nullopt;
         channels.push_back(*c);
       }
       images.push_back(std::move(channels));
@@ -250,9 +266,10 @@ class SymmetricEncoder {
           any.push_back(x);
           choices_.push_back({x, o, &p, s});
           for (std::size_t j = 0; j < images->size(); ++j) {
-            for (const ChannelId c : (*images)[j]) users(c, s).push_back(x);
-            sent(power_[j][m.origin], s).push_back(x);
-            received(power_[j][m.targets[0]], s).push_back(x);
+            const Step at = image_step(s, j);
+            for (const ChannelId c : (*images)[j]) users(c, at).push_back(x);
+            sent(power_[j][m.origin], at).push_back(x);
+            received(power_[j][m.targets[0]], at).push_back(x);
           }
         }
       }
@@ -367,7 +384,8 @@ class SymmetricEncoder {
         if (placed[ch.orbit] || solver_.val(ch.var) <= 0) continue;
         placed[ch.orbit] = 1;
         for (std::size_t j = 0; j < orbits_[ch.orbit].size(); ++j)
-          transfers.push_back({ch.step, image_of(ch.path->nodes, j), {orbits_[ch.orbit][j]}});
+          transfers.push_back(
+              {image_step(ch.step, j), image_of(ch.path->nodes, j), {orbits_[ch.orbit][j]}});
       }
       return transfers;
     }
@@ -403,6 +421,8 @@ class SymmetricEncoder {
   const PathSet& paths_;
   const Topology& t_;
   const int steps_;
+  const int shift_;  // scatter: the j-th image moves j * shift_ steps later (mod T)
+  bool built_ = false;
   const std::uint64_t seed_;
   const std::vector<std::vector<NodeId>> power_;
   const std::vector<MessageId> image_;
@@ -462,16 +482,54 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
   result.note = "no symmetry of the problem";
   result.status = SolveStatus::unknown;
   if (!encodings_apply(problem)) return result;
+  // Scatters also try each symmetry with its images rotated through the steps: with
+  // order r and g = gcd(r, T), shifting the j-th image by j * T / g steps keeps the
+  // schedule invariant under sigma (shifts add up to a multiple of T) and lets images that
+  // would meet on a channel move in different steps.
+  struct Attempt {
+    const std::vector<NodeId>* sigma;
+    int shift;
+  };
+  std::vector<Attempt> attempts;
+  for (const auto& sigma : symmetries) {
+    attempts.push_back({&sigma, 0});
+    const auto g = std::gcd(permutation_order(sigma), static_cast<long long>(steps));
+    if (!is_broadcast(problem.collective) && g > 1)
+      attempts.push_back({&sigma, static_cast<int>(steps / g)});
+  }
+  // Round robin with doubling slices (0.25 s, 0.5 s, ...): which symmetry leads to a
+  // schedule quickly is not known in advance, and a solver interrupted at the end of its
+  // slice goes on from where it stopped in the next round. The encodings share the memory
+  // limit.
+  std::vector<std::unique_ptr<SymmetricEncoder>> encoders(attempts.size());
+  std::vector<char> finished(attempts.size(), 0);
   double seconds = 0;
-  for (std::size_t i = 0; i < symmetries.size() && !budget.expired(); ++i) {
-    auto image = message_images(problem.collective, symmetries[i]);
-    if (!image) continue;
-    const double share = budget.remaining() / static_cast<double>(symmetries.size() - i);
-    SymmetricEncoder encoder(problem, paths, symmetries[i], std::move(*image), steps, seed);
-    result = encoder.solve(budget.sub(share), max_bytes);
-    seconds += result.seconds;
-    result.seconds = seconds;
-    if (result.status == SolveStatus::feasible) return result;
+  for (double slice = 0.25; !budget.expired(); slice *= 2) {
+    bool any = false;
+    for (std::size_t i = 0; i < attempts.size() && !budget.expired(); ++i) {
+      if (finished[i]) continue;
+      if (!encoders[i]) {
+        auto image = message_images(problem.collective, *attempts[i].sigma);
+        if (!image) {
+          finished[i] = 1;
+          continue;
+        }
+        encoders[i] = std::make_unique<SymmetricEncoder>(problem, paths, *attempts[i].sigma,
+                                                         std::move(*image), steps,
+                                                         attempts[i].shift, seed);
+      }
+      any = true;
+      result = encoders[i]->solve(budget.sub(slice),
+                                  max_bytes / static_cast<double>(attempts.size()));
+      seconds += result.seconds;
+      result.seconds = seconds;
+      if (result.status == SolveStatus::feasible) return result;
+      if (!result.budget_exhausted) {  // infeasible, or could not be built: done with it
+        finished[i] = 1;
+        encoders[i].reset();
+      }
+    }
+    if (!any) break;
   }
   return result;
 }

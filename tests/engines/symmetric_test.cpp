@@ -88,6 +88,23 @@ TEST(Symmetric, ScheduleIsMappedOntoItselfBySigma) {
   EXPECT_EQ(moved, moves);
 }
 
+// Petersen AAS in 5 steps: no schedule is invariant under the order-5 rotation with every
+// image in the same step (the search says so at once), but one whose j-th images move j
+// steps later is, and it meets the bound.
+TEST(Symmetric, ShiftedImagesReachWhatFixedStepsCannot) {
+  const Problem p = make_problem("petersen", CollectiveKind::AAS);
+  const PathSet paths(p.topology, p.model);
+  std::vector<std::vector<NodeId>> rotation;
+  for (auto& sigma : problem_symmetries(p, Budget(10.0)))
+    if (permutation_order(sigma) == 5) rotation.push_back(sigma);
+  ASSERT_EQ(rotation.size(), 1u);
+  const auto r = symmetric_schedule(p, paths, rotation, 5, Budget(60.0 * testing::kSlow), 1);
+  ASSERT_EQ(r.status, SolveStatus::feasible) << r.note;
+  EXPECT_NE(r.note.find("shift 1"), std::string::npos) << r.note;
+  EXPECT_TRUE(verify_schedule(*r.schedule).empty()) << testing_support::violations_text(*r.schedule);
+  EXPECT_EQ(r.schedule->steps, 5);
+}
+
 TEST(Symmetric, BelowTheBoundIsNoProof) {
   const Problem p = make_problem("kautz:3,2", CollectiveKind::AAB);
   const PathSet paths(p.topology, p.model);

@@ -12,7 +12,10 @@
 //
 // Scatter-type problems (direct delivery, wormhole): one (path, step) per message orbit;
 // an orbit whose paths all meet their own images on a channel (they could never move in
-// one step) is split into its messages, each with its own variables.
+// one step) is split into its messages, each with its own variables. Each symmetry is
+// also tried with its images rotated through the steps (the j-th image j·T/gcd(r, T)
+// steps later, r the order of sigma), which a scatter allows because it has no holding
+// rule.
 // Broadcasts: transfers between neighbouring processors only (the radius-1 restriction of
 // seed 000 §4.4), one (channel, step) choice per orbit of (message, channel) pairs.
 #pragma once
