@@ -198,13 +198,13 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   };
   if (near_trees) {
     for (int steps = out.lower_bound; steps < out.schedule->steps && !budget.expired(); ++steps)
-      if (try_trees(*near_trees, steps, 0.25 * budget.remaining())) break;
+      if (try_trees(*near_trees, steps, std::min(0.25 * budget.remaining(), 10.0))) break;
     if (improved()) return finish();
   }
   while (target >= out.lower_bound) {
     if (trees_apply && !budget.expired() &&
         try_trees(trees_of(problem, *out.schedule), target,
-                  std::min(0.15 * budget.remaining(), 60.0))) {
+                  std::min(0.15 * budget.remaining(), 20.0))) {
       if (improved()) break;
       continue;
     }
@@ -220,12 +220,20 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     // get most of the budget first and the window search what is left.
     std::optional<EngineResult> first;
     if (engine_name == "sat" && lns_applies(problem)) {
+      // The SAT engine goes first. Broadcasts give it most of the budget (its radius
+      // stages usually answer within seconds); scatters a short slice, which decides small
+      // problems at once — the window search can never prove T infeasible, and used to
+      // spend up to 120 s before the SAT engine's instant proof (kautz:3,2 OAS with the
+      // link 10-02 faulty, 4 steps).
       const bool broadcast = is_broadcast(problem.collective);
-      if (broadcast) {
-        first = engine->solve(problem, paths, target, budget.sub(0.7 * budget.remaining()));
-        out.engine_seconds += first->seconds;
-      }
-      if (!first || (first->status == SolveStatus::unknown && !budget.expired())) {
+      first = engine->solve(problem, paths, target,
+                            budget.sub(broadcast ? 0.7 * budget.remaining()
+                                                 : std::min(0.1 * budget.remaining(), 5.0)));
+      out.engine_seconds += first->seconds;
+      const bool decided =
+          first->status == SolveStatus::feasible ||
+          (first->status == SolveStatus::infeasible && (first->complete || broadcast));
+      if (!decided && !budget.expired()) {
         const auto lns_start = Budget::Clock::now();
         auto squeezed = lns_squeeze(
             problem, paths, *out.schedule, target,
@@ -238,6 +246,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
           if (improved()) break;
           continue;
         }
+        if (!broadcast) first.reset();  // the SAT engine goes on with the rest
       }
     }
     EngineResult r = first ? std::move(*first) : engine->solve(problem, paths, target, budget);
