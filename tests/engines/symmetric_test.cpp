@@ -30,6 +30,14 @@ std::set<Move> moves_of(const Schedule& s) {
   return out;
 }
 
+// The problem's symmetries of one order (problem_symmetries keeps one per order).
+std::vector<std::vector<NodeId>> symmetries_of_order(const Problem& p, long long order) {
+  std::vector<std::vector<NodeId>> out;
+  for (auto& sigma : problem_symmetries(p, Budget(10.0)))
+    if (permutation_order(sigma) == order) out.push_back(sigma);
+  return out;
+}
+
 struct SymmetricCase {
   const char* spec;
   CollectiveKind kind;
@@ -67,9 +75,7 @@ TEST(Symmetric, ScheduleIsMappedOntoItselfBySigma) {
   const PathSet paths(p.topology, p.model);
   // The octagon's rotation by two: no orbit of messages has to be split (no path meets
   // its own image), so the whole schedule is invariant.
-  std::vector<std::vector<NodeId>> symmetries;
-  for (auto& sigma : problem_symmetries(p, Budget(10.0)))
-    if (permutation_order(sigma) == 4) symmetries.push_back(sigma);
+  const auto symmetries = symmetries_of_order(p, 4);
   ASSERT_EQ(symmetries.size(), 1u);
   const auto& sigma = symmetries[0];
   const auto r = symmetric_schedule(p, paths, symmetries, 4, Budget(60.0 * testing::kSlow), 1);
@@ -94,9 +100,7 @@ TEST(Symmetric, ScheduleIsMappedOntoItselfBySigma) {
 TEST(Symmetric, ShiftedImagesReachWhatFixedStepsCannot) {
   const Problem p = make_problem("petersen", CollectiveKind::AAS);
   const PathSet paths(p.topology, p.model);
-  std::vector<std::vector<NodeId>> rotation;
-  for (auto& sigma : problem_symmetries(p, Budget(10.0)))
-    if (permutation_order(sigma) == 5) rotation.push_back(sigma);
+  const auto rotation = symmetries_of_order(p, 5);
   ASSERT_EQ(rotation.size(), 1u);
   const auto r = symmetric_schedule(p, paths, rotation, 5, Budget(60.0 * testing::kSlow), 1);
   ASSERT_EQ(r.status, SolveStatus::feasible) << r.note;
