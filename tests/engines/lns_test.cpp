@@ -3,11 +3,15 @@
 // seed gives the same schedule, and it declines what it cannot handle.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "ccsched/bounds/bounds.hpp"
+#include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/lns.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/slowdown.hpp"
 
 namespace ccsched {
 namespace {
@@ -94,6 +98,36 @@ TEST(Lns, DeclinesCombiningAndExpiredBudgets) {
   const Problem p = make_problem("clos:3,3,4", CollectiveKind::AAS);
   const PathSet paths(p.topology, p.model);
   EXPECT_FALSE(lns_squeeze(p, paths, greedy_schedule(p, paths, 1), 11, Budget(0), 1));
+}
+
+}  // namespace
+}  // namespace ccsched
+
+namespace ccsched {
+namespace {
+
+// Seed 000 Table 5, row 10-02, OAS from 01: greedy gives 5 steps, the bound is 4, and the
+// SAT engine proves 4 infeasible at once. The window search, which can never prove
+// anything, used to run first for up to 120 s (30 % of the budget) before the proof.
+TEST(DriverOrder, SatDecidesASmallTargetBeforeTheWindowSearch) {
+  Problem p{apply_faults(make_topology("kautz:3,2"), {"10-02"}), {}, {}};
+  CollectiveRequest request;
+  request.kind = CollectiveKind::OAS;
+  request.root = "01";
+  p.collective = make_collective(p.topology, request);
+  p.model = default_model(p.topology);
+  SolveRequest solve;
+  solve.time_limit = 600;
+  const auto start = std::chrono::steady_clock::now();
+  const SolveOutcome out = solve_problem(p, solve);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(out.schedule.has_value());
+  EXPECT_TRUE(verify_schedule(*out.schedule).empty());
+  EXPECT_EQ(out.schedule->steps, 5);
+  EXPECT_TRUE(out.optimal) << out.reason;
+  EXPECT_NE(out.reason.find("4 steps proven infeasible"), std::string::npos) << out.reason;
+  EXPECT_LT(seconds, 20.0 * testing::kSlow);
 }
 
 }  // namespace
