@@ -11,6 +11,7 @@
 // its allowed path p in step s"; its images are sigma^j(message) along sigma^j(p), j below
 // the orbit's size. At least one (p, s) per orbit; at most one transfer per channel and
 // step (FORMATS.md rule 3); at most k sent and k received per processor and step (rule 4).
+// With a step shift d the j-th image moves in step s + j*d (mod T) instead of s.
 //
 // Broadcast (neighbour transfers): y[(m, c), s] = "message m crosses the channel c between
 // two processors in step s", one variable per orbit of (m, c) pairs and step; h[(m, u), s]
