@@ -83,7 +83,9 @@ std::string grid_table(const Schedule& s) {
   std::set<NodeId> senders(s.collective.senders.begin(), s.collective.senders.end());
   for (const auto& tr : s.transfers)
     if (!tr.path.empty()) senders.insert(tr.path.front());
-  std::map<NodeId, std::vector<std::vector<std::string>>> cells;  // sender -> step -> entries
+  // sender -> step -> (receiver, entry); a cell lists its entries by receiver id, as the
+  // seeds' Table 3 lists destinations in order, whatever the order of the transfers.
+  std::map<NodeId, std::vector<std::vector<std::pair<NodeId, std::string>>>> cells;
   for (const NodeId n : senders) cells[n].resize(static_cast<std::size_t>(steps));
   std::vector<std::string> notes;
   for (int i = 0; i < static_cast<int>(s.transfers.size()); ++i) {
@@ -111,16 +113,21 @@ std::string grid_table(const Schedule& s) {
       for (const MessageId m : tr.messages) ids.push_back(fmt::format("m{}", m));
       entry += fmt::format("({})", fmt::join(ids, " "));
     }
-    cells[from][static_cast<std::size_t>(tr.step - 1)].push_back(std::move(entry));
+    cells[from][static_cast<std::size_t>(tr.step - 1)].emplace_back(to, std::move(entry));
   }
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header{"src"};
   for (int st = 1; st <= steps; ++st) header.push_back(std::to_string(st));
   rows.push_back(std::move(header));
-  for (const auto& [node, by_step] : cells) {
+  for (auto& [node, by_step] : cells) {
     std::vector<std::string> row{node_name(t, node)};
-    for (const auto& entries : by_step)
-      row.push_back(entries.empty() ? "-" : fmt::format("{}", fmt::join(entries, ",")));
+    for (auto& entries : by_step) {
+      std::stable_sort(entries.begin(), entries.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::vector<std::string> texts;
+      for (auto& e : entries) texts.push_back(std::move(e.second));
+      row.push_back(texts.empty() ? "-" : fmt::format("{}", fmt::join(texts, ",")));
+    }
     rows.push_back(std::move(row));
   }
   std::string out = align(rows, "  ");
