@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,23 @@ class BudgetStop final : public CaDiCaL::Terminator {
  private:
   const Budget& budget_;
 };
+
+// solver.solve() stopped when the budget runs out: 10 satisfiable, 20 unsatisfiable, 0
+// stopped (by the budget or a limit set on the solver).
+inline int solve_within(CaDiCaL::Solver& solver, const Budget& budget) {
+  BudgetStop stop(budget);
+  solver.connect_terminator(&stop);
+  const int answer = solver.solve();
+  solver.disconnect_terminator();
+  return answer;
+}
+
+// A generous size estimate, in bytes, of an encoding with `variables` variables and
+// `occurrences` literal occurrences in cardinality lists (each costs a counter variable
+// and a few clauses in CaDiCaL), for refusing before building (issue 7, --max-memory).
+inline double encoding_bytes(double variables, double occurrences) {
+  return 80 * occurrences + 150 * (variables + occurrences);
+}
 
 class Cnf {
  public:
@@ -41,6 +59,18 @@ class Cnf {
     ++clauses_;
   }
   void add(std::initializer_list<int> lits) { add(std::span<const int>(lits.begin(), lits.size())); }
+
+  // The transfer limits every schedule encoding shares: at most one transfer per
+  // (channel, step) list (FORMATS.md rule 3) and, under k ports, at most k per (sender,
+  // step) and (receiver, step) list (rule 4); all-port adds nothing.
+  void transfer_limits(const std::vector<std::vector<int>>& users,
+                       const std::vector<std::vector<int>>& sent,
+                       const std::vector<std::vector<int>>& received, std::optional<int> ports) {
+    for (const auto& u : users) at_most_one(u);
+    if (!ports) return;
+    for (const auto& s : sent) at_most_k(s, *ports);
+    for (const auto& r : received) at_most_k(r, *ports);
+  }
 
   // At most one of `lits`: pairwise for a handful, sequential counter above.
   void at_most_one(std::span<const int> lits) {

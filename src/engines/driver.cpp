@@ -217,11 +217,8 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
                    std::to_string(target) + " steps was decided";
       break;
     }
-    // Direct-delivery scatter: first let the window search squeeze the best schedule into
-    // `target` steps on a slice of the budget (fast where the whole-problem encoding is a
-    // perfect packing); the SAT engine then gets the rest, and only it can prove.
-    // Broadcasts: the SAT engine's radius stages usually answer within seconds, so they
-    // get most of the budget first and the window search what is left.
+    // Direct-delivery scatter and broadcasts: the SAT engine and the window search share
+    // the attempt (below); only the SAT engine can prove.
     std::optional<EngineResult> first;
     if (engine_name == "sat" && lns_applies(problem)) {
       // The SAT engine goes first. Broadcasts give it most of the budget (its radius

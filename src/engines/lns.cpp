@@ -136,11 +136,8 @@ class Squeezer {
       for (auto& s : sends) cnf.at_most_k(s, ports_);
       for (auto& r : receives) cnf.at_most_k(r, ports_);
     }
-    sat::BudgetStop stop(budget);
-    solver.connect_terminator(&stop);
     solver.limit("conflicts", conflict_limit_);
-    const int answer = solver.solve();
-    solver.disconnect_terminator();
+    const int answer = sat::solve_within(solver, budget);
     ++moves_;
     if (answer != 10) {
       // Unsatisfiable: this window has no room; look wider. Undecided: look narrower.
@@ -445,11 +442,8 @@ class BroadcastSqueezer {
       for (auto& s : sends) cnf.at_most_k(s, ports_);
       for (auto& r : receives) cnf.at_most_k(r, ports_);
     }
-    sat::BudgetStop stop(budget);
-    solver.connect_terminator(&stop);
     solver.limit("conflicts", 20000);
-    const int answer = solver.solve();
-    solver.disconnect_terminator();
+    const int answer = sat::solve_within(solver, budget);
     ++moves_;
     if (answer != 10) {
       if (answer == 20)

@@ -127,21 +127,14 @@ class SymmetricEncoder {
       }
       if (!(is_broadcast(problem_.collective) ? encode_broadcast() : encode_scatter()))
         return done(SolveStatus::unknown);
-      for (auto& u : users_) cnf_.at_most_one(u);
-      if (problem_.model.ports) {
-        for (auto& s : sent_) cnf_.at_most_k(s, *problem_.model.ports);
-        for (auto& r : received_) cnf_.at_most_k(r, *problem_.model.ports);
-      }
+      cnf_.transfer_limits(users_, sent_, received_, problem_.model.ports);
       built_ = true;
     }
     if (budget.expired()) {
       result.budget_exhausted = true;
       return done(SolveStatus::unknown);
     }
-    sat::BudgetStop stop(budget);
-    solver_.connect_terminator(&stop);
-    const int answer = solver_.solve();
-    solver_.disconnect_terminator();
+    const int answer = sat::solve_within(solver_, budget);
     if (answer == 20) return done(SolveStatus::infeasible);
     if (answer != 10) {
       result.budget_exhausted = true;
@@ -157,9 +150,8 @@ class SymmetricEncoder {
   }
 
  private:
-  // A generous estimate of what the encoding takes (issue 7: refuse before building):
-  // every literal occurrence in a channel, port or reception list costs a counter
-  // variable and a few clauses in CaDiCaL, every variable its watch lists and values.
+  // What the encoding would take (issue 7: refuse before building): its variables and
+  // the literal occurrences in its channel, port and reception lists.
   double estimated_bytes() const {
     const double T = steps_;
     const double order = static_cast<double>(power_.size());
@@ -187,7 +179,7 @@ class SymmetricEncoder {
         variables += count * T / order;
       }
     }
-    return 80 * occurrences + 150 * (variables + occurrences);
+    return sat::encoding_bytes(variables, occurrences);
   }
 
   std::vector<NodeId> image_of(const std::vector<NodeId>& nodes, std::size_t j) const {

@@ -156,7 +156,7 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
       variables += window * (2 + ways);
       occurrences += window * ways * (hops + 2);
     }
-    if (80 * occurrences + 150 * (variables + occurrences) > max_bytes) {
+    if (sat::encoding_bytes(variables, occurrences) > max_bytes) {
       result.note = "fixed-tree encoding over --max-memory";
       return done(SolveStatus::unknown);
     }
@@ -168,7 +168,6 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
   sat::Cnf cnf(&solver);
   const auto& t = problem.topology;
   const int n = t.node_count();
-  const int ports = problem.model.ports.value_or(0);
   std::vector<std::vector<int>> users(static_cast<std::size_t>(steps + 1) * t.channel_count());
   std::vector<std::vector<int>> sent(static_cast<std::size_t>(steps + 1) * n),
       received(static_cast<std::size_t>(steps + 1) * n);
@@ -234,15 +233,8 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
     }
     if (budget.expired()) return done(SolveStatus::unknown);
   }
-  for (const auto& u : users) cnf.at_most_one(u);
-  if (ports > 0) {
-    for (const auto& s : sent) cnf.at_most_k(s, ports);
-    for (const auto& r : received) cnf.at_most_k(r, ports);
-  }
-  sat::BudgetStop stop(budget);
-  solver.connect_terminator(&stop);
-  const int answer = solver.solve();
-  solver.disconnect_terminator();
+  cnf.transfer_limits(users, sent, received, problem.model.ports);
+  const int answer = sat::solve_within(solver, budget);
   if (answer == 20) return done(SolveStatus::infeasible);
   if (answer != 10) {
     result.note = budget.interrupted() ? "interrupted" : "time limit reached";
