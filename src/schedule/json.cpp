@@ -178,6 +178,10 @@ class Reader {
     if (const auto it = doc.find("lower_bound"); it != doc.end() && !it->is_null())
       s.lower_bound = count(*it, "lower_bound");
     if (const auto it = doc.find("optimal"); it != doc.end()) s.optimal = boolean(*it, "optimal");
+    if (const auto it = doc.find("optimal_within"); it != doc.end() && !it->is_null())
+      s.optimal_within = string(*it, "optimal_within");
+    if (const auto it = doc.find("direct_delivery_bound"); it != doc.end() && !it->is_null())
+      s.direct_delivery_bound = count(*it, "direct_delivery_bound");
     if (const auto it = doc.find("solver"); it != doc.end() && !it->is_null())
       s.solver = read_solver(object(*it, "solver"));
     return s;
@@ -328,6 +332,8 @@ std::string write_schedule_json(const Schedule& s) {
   doc["transfers"] = std::move(transfers);
   if (s.lower_bound) doc["lower_bound"] = *s.lower_bound;
   doc["optimal"] = s.optimal;
+  if (s.optimal_within) doc["optimal_within"] = *s.optimal_within;
+  if (s.direct_delivery_bound) doc["direct_delivery_bound"] = *s.direct_delivery_bound;
   if (s.solver) {
     ordered_json solver;
     solver["engine"] = s.solver->engine;

@@ -31,8 +31,16 @@ struct Schedule {
   Model model;
   int steps = 0;
   std::vector<Transfer> transfers;
+  // A bound under the model exactly as written (relays through processors included):
+  // FORMATS.md "Schedule". `optimal` is true only with a proof under that model.
   std::optional<int> lower_bound;
   bool optimal = false;
+  // A proof that holds only inside a restriction ("direct delivery", "a pruned path set",
+  // "a fixed tree"): the restriction's name; `optimal` is then false.
+  std::optional<std::string> optimal_within;
+  // A bound that holds only when every scatter message is one transfer from its origin to
+  // its target (the seeds' model); reported beside `lower_bound`, never as it.
+  std::optional<int> direct_delivery_bound;
   std::optional<SolverInfo> solver;
 };
 
