@@ -38,13 +38,20 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, bool with_cc) {
   cmd->add_option("network", o.network, "topology spec string or file (see `ccsched topo list`)")
       ->required();
   if (with_cc)
-    cmd->add_option("--cc", o.cc, "collective: OAB AAB OAS AAS AOG MNB MNS PERM CUSTOM")
+    cmd->add_option("--cc", o.cc,
+                    "collective: OAB AAB OAS AAS AOG MNB MNS PERM CUSTOM REDUCE ALLREDUCE "
+                    "REDUCESCATTER SCAN")
         ->required();
   cmd->add_option("--ports", o.ports, "k-port model: K or 'all' (default: all-port for direct "
                                       "networks, 1 for multistage networks)");
-  cmd->add_option("--root", o.root, "root processor of OAB/OAS/AOG (id or label)");
-  cmd->add_option("--senders", o.senders, "MNB/MNS sender processors (ids or labels, comma list)");
-  cmd->add_option("--receivers", o.receivers, "MNB/MNS receiver processors");
+  cmd->add_option("--root", o.root, "root processor of OAB/OAS/AOG/REDUCE (id or label)");
+  cmd->add_option("--senders", o.senders,
+                  "MNB/MNS and reduction sender processors (ids or labels, comma list; SCAN: "
+                  "in prefix order)");
+  cmd->add_option("--receivers", o.receivers, "MNB/MNS, ALLREDUCE/REDUCESCATTER receiver processors");
+  cmd->add_option("--blocks", o.blocks,
+                  "reductions: blocks each input is split into (default 1; REDUCESCATTER: one "
+                  "per receiver)");
   cmd->add_option("--fault", o.faults, "faulty link U-V (both ways) or U->V (one channel); repeatable");
   cmd->add_option("--routing", o.routing, "minimal | nonminimal[:H] (paths up to H hops longer, default 2)");
   cmd->add_option("--switching", o.switching, "wormhole | store-and-forward");
@@ -93,6 +100,7 @@ Problem build_problem(const ProblemOptions& o, CollectiveKind kind) {
   request.senders = split_commas(o.senders);
   request.receivers = split_commas(o.receivers);
   request.shift = o.shift;
+  request.blocks = o.blocks;
   if (!o.messages_file.empty()) request.custom_file = o.messages_file;
   Problem p{t, {}, {}};
   p.collective = make_collective(p.topology, request);

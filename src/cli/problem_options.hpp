@@ -1,9 +1,10 @@
 // The options that describe a scheduling problem, shared by `bounds`, `solve` and
 // `faults`: SPEC|FILE, --cc, --ports, --root, --senders/--receivers, --fault, --routing,
-// --switching, --combining, --shift, --messages.
+// --switching, --combining, --shift, --messages, --blocks.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct ProblemOptions {
   bool combining = false;
   int shift = 1;
   std::string messages_file;        // CUSTOM / PERM message list
+  std::optional<int> blocks;        // reductions: --blocks (make_collective checks the range)
 };
 
 // `with_cc` false for commands that take a list of kinds themselves (faults).

@@ -4,12 +4,14 @@
 //
 // Message order is deterministic: by origin, then by target (CUSTOM: by origin, then by
 // target list, file order among equal messages), and a message's id is its index.
+// Reductions have no messages; their sets and block count are all the collective is.
 #include "ccsched/problem/problem.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -23,7 +25,7 @@
 namespace ccsched {
 namespace {
 
-constexpr std::array<std::pair<CollectiveKind, std::string_view>, 9> kKindNames{{
+constexpr std::array<std::pair<CollectiveKind, std::string_view>, 13> kKindNames{{
     {CollectiveKind::OAB, "OAB"},
     {CollectiveKind::AAB, "AAB"},
     {CollectiveKind::OAS, "OAS"},
@@ -33,6 +35,10 @@ constexpr std::array<std::pair<CollectiveKind, std::string_view>, 9> kKindNames{
     {CollectiveKind::MNS, "MNS"},
     {CollectiveKind::PERM, "PERM"},
     {CollectiveKind::CUSTOM, "CUSTOM"},
+    {CollectiveKind::REDUCE, "REDUCE"},
+    {CollectiveKind::ALLREDUCE, "ALLREDUCE"},
+    {CollectiveKind::REDUCESCATTER, "REDUCESCATTER"},
+    {CollectiveKind::SCAN, "SCAN"},
 }};
 
 std::string upper(std::string_view text) {
@@ -85,6 +91,20 @@ NodeId resolve_root(const Topology& t, const CollectiveRequest& request) {
   if (t.processor_count() == 0) throw InvalidParameter("the network has no processors", "network");
   if (!request.root) return t.processors().front();
   return resolve_processor<InvalidParameter>(t, *request.root, "root", "--root");
+}
+
+// Like resolve_set, but in the order given (SCAN's prefix order); a repeat is an error
+// rather than merged, since it would make the order ambiguous.
+std::vector<NodeId> resolve_sequence(const Topology& t, const std::vector<std::string>& items,
+                                     std::string_view role, const std::string& where) {
+  std::vector<NodeId> out;
+  for (const auto& item : items) {
+    const NodeId v = resolve_processor<InvalidParameter>(t, item, role, where);
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw InvalidParameter(fmt::format("{} {} is listed twice", role, item), where);
+    out.push_back(v);
+  }
+  return out;
 }
 
 std::vector<NodeId> all_processors(const Topology& t) {
@@ -170,6 +190,77 @@ Collective make_permutation(const Topology& t, const CollectiveRequest& request)
   return c;
 }
 
+// The sets and block count of a reduction (FORMATS.md "Reductions"); see problem.hpp for
+// which options each kind takes.
+Collective make_reduction(const Topology& t, const CollectiveRequest& request) {
+  const auto kind = request.kind;
+  const auto name = to_string(kind);
+  Collective c;
+  c.kind = kind;
+  if (request.custom_file)
+    throw InvalidParameter(fmt::format("{} takes no message list (only CUSTOM and PERM do)", name),
+                           "--messages");
+  if (request.blocks && *request.blocks < 1)
+    throw InvalidParameter(
+        fmt::format("the number of blocks must be at least 1, got {}", *request.blocks),
+        "--blocks");
+  const auto given = [&](const std::vector<std::string>& items, std::string_view role,
+                         const char* option) {
+    return resolve_set(t, items, role, option);
+  };
+  switch (kind) {
+    case CollectiveKind::REDUCE: {
+      // The root is the one receiver, as for AOG; --receivers would say the same thing twice.
+      if (!request.receivers.empty())
+        throw InvalidParameter("REDUCE has one receiver, the root: give it with --root",
+                               "--receivers");
+      c.receivers = {resolve_root(t, request)};
+      c.senders = request.senders.empty() ? all_processors(t)
+                                          : given(request.senders, "sender", "--senders");
+      break;
+    }
+    case CollectiveKind::ALLREDUCE:
+    case CollectiveKind::REDUCESCATTER: {
+      // A group reduction names its group once: a set not given is the other one.
+      const auto& s = request.senders.empty() ? request.receivers : request.senders;
+      const auto& r = request.receivers.empty() ? request.senders : request.receivers;
+      c.senders = s.empty() ? all_processors(t) : given(s, "sender", "--senders");
+      c.receivers = r.empty() ? all_processors(t) : given(r, "receiver", "--receivers");
+      break;
+    }
+    case CollectiveKind::SCAN: {
+      if (!request.receivers.empty())
+        throw InvalidParameter("SCAN's receivers are its senders (give the order with --senders)",
+                               "--receivers");
+      c.senders = request.senders.empty()
+                      ? all_processors(t)
+                      : resolve_sequence(t, request.senders, "sender", "--senders");
+      c.receivers = c.senders;
+      break;
+    }
+    default:
+      assert(false && "make_reduction called for a kind that is not a reduction");
+  }
+  c.blocks = request.blocks.value_or(1);
+  if (kind == CollectiveKind::REDUCESCATTER) {
+    // Receiver j ends with block j (FORMATS.md "Reductions"): one block per receiver.
+    const int receivers = static_cast<int>(c.receivers.size());
+    if (request.blocks && *request.blocks != receivers)
+      throw InvalidParameter(
+          fmt::format("REDUCESCATTER has one block per receiver: {} receivers, {} blocks given",
+                      receivers, *request.blocks),
+          "--blocks");
+    c.blocks = receivers;
+  }
+  std::set<NodeId> involved(c.senders.begin(), c.senders.end());
+  involved.insert(c.receivers.begin(), c.receivers.end());
+  if (involved.size() < 2)
+    throw InvalidParameter(
+        fmt::format("{} over a single processor has nothing to combine or move", name),
+        !request.senders.empty() ? "--senders" : !request.receivers.empty() ? "--receivers" : "--root");
+  return c;
+}
+
 }  // namespace
 
 std::string_view to_string(CollectiveKind kind) {
@@ -183,8 +274,8 @@ CollectiveKind parse_collective_kind(std::string_view text) {
   for (const auto& [k, name] : kKindNames)
     if (name == wanted) return k;
   throw InvalidParameter(
-      fmt::format("unknown collective '{}' (expected OAB, AAB, OAS, AAS, AOG, MNB, MNS, PERM or "
-                  "CUSTOM)",
+      fmt::format("unknown collective '{}' (expected OAB, AAB, OAS, AAS, AOG, MNB, MNS, PERM, "
+                  "CUSTOM, REDUCE, ALLREDUCE, REDUCESCATTER or SCAN)",
                   text),
       "--cc");
 }
@@ -241,6 +332,40 @@ bool is_broadcast(const Collective& c) {
   }
 }
 
+bool is_reduction(CollectiveKind kind) {
+  return kind == CollectiveKind::REDUCE || kind == CollectiveKind::ALLREDUCE ||
+         kind == CollectiveKind::REDUCESCATTER || kind == CollectiveKind::SCAN;
+}
+
+bool is_reduction(const Collective& c) { return is_reduction(c.kind); }
+
+std::vector<ReductionTarget> reduction_targets(const Collective& c) {
+  std::vector<ReductionTarget> out;
+  if (!is_reduction(c)) return out;
+  const int senders = static_cast<int>(c.senders.size());
+  std::vector<int> everyone(senders);
+  for (int i = 0; i < senders; ++i) everyone[i] = i;
+  switch (c.kind) {
+    case CollectiveKind::REDUCE:
+    case CollectiveKind::ALLREDUCE:
+      for (const NodeId r : c.receivers)
+        for (int b = 0; b < c.blocks; ++b) out.push_back({r, b, everyone});
+      break;
+    case CollectiveKind::REDUCESCATTER:
+      for (int j = 0; j < static_cast<int>(c.receivers.size()) && j < c.blocks; ++j)
+        out.push_back({c.receivers[j], j, everyone});
+      break;
+    case CollectiveKind::SCAN:
+      for (int j = 0; j < senders; ++j)
+        for (int b = 0; b < c.blocks; ++b)
+          out.push_back({c.senders[j], b, {everyone.begin(), everyone.begin() + j + 1}});
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
 std::string_view to_string(Switching s) {
   return s == Switching::wormhole ? "wormhole" : "store-and-forward";
 }
@@ -250,12 +375,18 @@ std::string_view to_string(Routing r) { return r == Routing::minimal ? "minimal"
 Collective make_collective(const Topology& t, const CollectiveRequest& request) {
   if (t.processor_count() < 2)
     throw InvalidParameter("a collective needs at least two processors", "network");
+  if (is_reduction(request.kind)) return make_reduction(t, request);
+  if (request.blocks)
+    throw InvalidParameter(
+        fmt::format("{} takes no block count (only the reductions do)", to_string(request.kind)),
+        "--blocks");
   const auto unused = [&](bool root, bool sets, bool file) {
     // A root given to a kind without one is ignored: `faults` passes one --root to every
     // kind it sweeps (seed 000 Table 5 uses source 01 for OAB and OAS only).
     (void)root;
     if (!sets && (!request.senders.empty() || !request.receivers.empty()))
-      throw InvalidParameter(fmt::format("{} takes no sender/receiver sets (only MNB and MNS do)",
+      throw InvalidParameter(fmt::format("{} takes no sender/receiver sets (only MNB, MNS and "
+                                         "the reductions do)",
                                          to_string(request.kind)),
                              request.senders.empty() ? "--receivers" : "--senders");
     if (!file && request.custom_file)
@@ -339,6 +470,11 @@ Collective make_collective(const Topology& t, const CollectiveRequest& request) 
       finish_from_messages(c);
       return c;
     }
+    case CollectiveKind::REDUCE:
+    case CollectiveKind::ALLREDUCE:
+    case CollectiveKind::REDUCESCATTER:
+    case CollectiveKind::SCAN:
+      return make_reduction(t, request);
   }
   throw InvalidParameter("unknown collective kind", "--cc");
 }

@@ -70,6 +70,14 @@ std::string_view kind_name(CollectiveKind k) {
       return "PERM";
     case CollectiveKind::CUSTOM:
       return "CUSTOM";
+    case CollectiveKind::REDUCE:
+      return "REDUCE";
+    case CollectiveKind::ALLREDUCE:
+      return "ALLREDUCE";
+    case CollectiveKind::REDUCESCATTER:
+      return "REDUCESCATTER";
+    case CollectiveKind::SCAN:
+      return "SCAN";
   }
   return "?";
 }

@@ -57,7 +57,9 @@ class TempFile {
 TEST(CollectiveKind, ParsesCaseInsensitivelyAndRoundTrips) {
   for (const auto kind : {CollectiveKind::OAB, CollectiveKind::AAB, CollectiveKind::OAS,
                           CollectiveKind::AAS, CollectiveKind::AOG, CollectiveKind::MNB,
-                          CollectiveKind::MNS, CollectiveKind::PERM, CollectiveKind::CUSTOM})
+                          CollectiveKind::MNS, CollectiveKind::PERM, CollectiveKind::CUSTOM,
+                          CollectiveKind::REDUCE, CollectiveKind::ALLREDUCE,
+                          CollectiveKind::REDUCESCATTER, CollectiveKind::SCAN})
     EXPECT_EQ(parse_collective_kind(to_string(kind)), kind);
   EXPECT_EQ(parse_collective_kind("aas"), CollectiveKind::AAS);
   EXPECT_EQ(parse_collective_kind("Oab"), CollectiveKind::OAB);
@@ -170,6 +172,129 @@ TEST(MakeCollective, ManyToManyWithOverlap) {
   r.senders.clear();
   EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(omega, r); }).where(),
             "--senders");
+}
+
+TEST(MakeCollective, ReductionsHaveSetsAndBlocksButNoMessages) {
+  const auto t = make_topology("ring:6");
+  CollectiveRequest r;
+  r.kind = CollectiveKind::REDUCE;
+  r.root = "4";
+  auto c = make_collective(t, r);
+  EXPECT_TRUE(is_reduction(c));
+  EXPECT_FALSE(is_broadcast(c));
+  EXPECT_TRUE(c.messages.empty());
+  EXPECT_EQ(c.receivers, (std::vector<NodeId>{4}));
+  EXPECT_EQ(c.senders, (std::vector<NodeId>{0, 1, 2, 3, 4, 5}));  // the root's input too
+  EXPECT_EQ(c.blocks, 1);
+
+  r.senders = {"5", "1"};  // a subset, sorted; the root need not be a sender
+  c = make_collective(t, r);
+  EXPECT_EQ(c.senders, (std::vector<NodeId>{1, 5}));
+
+  r = {};
+  r.kind = CollectiveKind::ALLREDUCE;
+  r.blocks = 3;
+  c = make_collective(t, r);
+  EXPECT_EQ(c.senders, c.receivers);
+  EXPECT_EQ(c.senders.size(), 6u);
+  EXPECT_EQ(c.blocks, 3);
+  r.receivers = {"2", "0"};  // a group given once stands for both sets
+  c = make_collective(t, r);
+  EXPECT_EQ(c.senders, (std::vector<NodeId>{0, 2}));
+  EXPECT_EQ(c.receivers, (std::vector<NodeId>{0, 2}));
+  r.senders = {"1", "3", "5"};  // both given: kept apart
+  c = make_collective(t, r);
+  EXPECT_EQ(c.senders, (std::vector<NodeId>{1, 3, 5}));
+  EXPECT_EQ(c.receivers, (std::vector<NodeId>{0, 2}));
+
+  r = {};
+  r.kind = CollectiveKind::REDUCESCATTER;
+  r.receivers = {"3", "1", "2"};
+  c = make_collective(t, r);
+  EXPECT_EQ(c.blocks, 3);  // one block per receiver, whatever the sender count
+  EXPECT_EQ(c.receivers, (std::vector<NodeId>{1, 2, 3}));
+
+  r = {};
+  r.kind = CollectiveKind::SCAN;
+  r.senders = {"3", "0", "5"};  // the prefix order is the order given, not by id
+  c = make_collective(t, r);
+  EXPECT_EQ(c.senders, (std::vector<NodeId>{3, 0, 5}));
+  EXPECT_EQ(c.receivers, c.senders);
+}
+
+TEST(MakeCollective, ReductionTargetsFollowTheKindTable) {
+  const auto t = make_topology("ring:4");
+  CollectiveRequest r;
+  r.kind = CollectiveKind::SCAN;
+  r.senders = {"2", "0", "1"};
+  r.blocks = 2;
+  auto targets = reduction_targets(make_collective(t, r));
+  ASSERT_EQ(targets.size(), 6u);  // 3 senders x 2 blocks
+  EXPECT_EQ(targets[0].node, 2);
+  EXPECT_EQ(targets[0].senders, (std::vector<int>{0}));
+  EXPECT_EQ(targets[5].node, 1);
+  EXPECT_EQ(targets[5].block, 1);
+  EXPECT_EQ(targets[5].senders, (std::vector<int>{0, 1, 2}));
+
+  r = {};
+  r.kind = CollectiveKind::REDUCESCATTER;
+  targets = reduction_targets(make_collective(t, r));
+  ASSERT_EQ(targets.size(), 4u);  // receiver j, block j only
+  for (int j = 0; j < 4; ++j) {
+    EXPECT_EQ(targets[j].node, j);
+    EXPECT_EQ(targets[j].block, j);
+    EXPECT_EQ(targets[j].senders.size(), 4u);
+  }
+  r.kind = CollectiveKind::REDUCE;
+  r.root = "3";
+  targets = reduction_targets(make_collective(t, r));
+  ASSERT_EQ(targets.size(), 1u);
+  EXPECT_EQ(targets[0].node, 3);
+  EXPECT_TRUE(reduction_targets(expand(t, CollectiveKind::AAS)).empty());
+}
+
+TEST(MakeCollective, ReductionOptionErrorsNameTheOption) {
+  const auto t = make_topology("ring:4");
+  CollectiveRequest r;
+  r.kind = CollectiveKind::ALLREDUCE;
+  for (const int bad : {0, -2}) {
+    r.blocks = bad;
+    const auto e = expect_error<InvalidParameter>([&] { make_collective(t, r); });
+    EXPECT_EQ(e.where(), "--blocks");
+  }
+  r.kind = CollectiveKind::REDUCESCATTER;
+  r.blocks = 3;  // 4 receivers
+  auto e = expect_error<InvalidParameter>([&] { make_collective(t, r); });
+  EXPECT_EQ(e.where(), "--blocks");
+  EXPECT_NE(e.problem().find("4 receivers, 3 blocks"), std::string::npos);
+  r.blocks = 4;
+  EXPECT_EQ(make_collective(t, r).blocks, 4);  // the same count, given explicitly
+
+  r = {};
+  r.kind = CollectiveKind::AAS;  // blocks belong to reductions only
+  r.blocks = 2;
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(), "--blocks");
+
+  r = {};
+  r.kind = CollectiveKind::REDUCE;
+  r.root = "9";
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(), "--root");
+  r.root = "1";
+  r.receivers = {"2"};
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(),
+            "--receivers");
+  r.receivers.clear();
+  r.senders = {"1"};  // only the root's own input: nothing to do
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(), "--senders");
+
+  r = {};
+  r.kind = CollectiveKind::SCAN;
+  r.senders = {"1", "2", "1"};
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(), "--senders");
+  r.senders = {"1", "2"};
+  r.receivers = {"2"};
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(),
+            "--receivers");
 }
 
 TEST(MakeCollective, PermutationShiftAndFile) {

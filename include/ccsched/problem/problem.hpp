@@ -1,6 +1,11 @@
 // A scheduling problem: a network (faults applied), a collective communication expanded
 // into its messages (FORMATS.md `messages`), and the communication model (ports,
 // switching, routing, combining).
+//
+// Reductions (REDUCE, ALLREDUCE, REDUCESCATTER, SCAN; FORMATS.md "Reductions") have no
+// messages: every sender holds an input of `blocks` blocks, and what each receiver must
+// hold at the end is fixed by the kind, the order of `senders` and `receivers`, and
+// `blocks` alone (reduction_target below says exactly what).
 #pragma once
 
 #include <optional>
@@ -13,7 +18,11 @@
 
 namespace ccsched {
 
-enum class CollectiveKind { OAB, AAB, OAS, AAS, AOG, MNB, MNS, PERM, CUSTOM };
+enum class CollectiveKind {
+  OAB, AAB, OAS, AAS, AOG, MNB, MNS, PERM, CUSTOM,
+  // Reductions (FORMATS.md "Reductions"): combine the senders' inputs, each exactly once.
+  REDUCE, ALLREDUCE, REDUCESCATTER, SCAN
+};
 
 std::string_view to_string(CollectiveKind kind);
 // "OAB", "aab", ... (case-insensitive); throws InvalidParameter naming the text.
@@ -27,14 +36,42 @@ struct Message {
 
 struct Collective {
   CollectiveKind kind = CollectiveKind::AAS;
-  std::vector<NodeId> senders;    // processors that originate messages (OAB/OAS: the root)
-  std::vector<NodeId> receivers;  // processors that receive (AOG: the root)
-  std::vector<Message> messages;  // ids are indices
+  // Processors that originate messages (OAB/OAS: the root) or, for a reduction, that hold
+  // an input. SCAN: in prefix order (the j-th sender ends with the sum over senders 0..j);
+  // every other kind: ascending ids.
+  std::vector<NodeId> senders;
+  // Processors that receive (AOG, REDUCE: the root). REDUCESCATTER: the j-th receiver ends
+  // with block j. SCAN: the senders, in the same order.
+  std::vector<NodeId> receivers;
+  std::vector<Message> messages;  // ids are indices; empty for reductions
+  // Reductions: the number of equal blocks each input is split into (FORMATS.md
+  // `collective.blocks`); REDUCESCATTER: the number of receivers. 1 for other kinds.
+  int blocks = 1;
 };
 
 // True for kinds whose messages have many targets and spread along trees (OAB, AAB, MNB;
 // CUSTOM when some message has more than one target).
 bool is_broadcast(const Collective& c);
+
+// True for REDUCE, ALLREDUCE, REDUCESCATTER and SCAN: collectives described by
+// accumulators (FORMATS.md "Reductions") rather than messages.
+bool is_reduction(CollectiveKind kind);
+bool is_reduction(const Collective& c);
+
+// What a reduction must leave behind (FORMATS.md "Reductions", rule R3): accumulator
+// acc[node][block] must hold exactly the inputs of `senders` (indices into
+// Collective::senders, ascending). One entry per (receiver, block) that the kind names:
+//   REDUCE, ALLREDUCE  every receiver x every block: all senders
+//   REDUCESCATTER      receiver j, block j: all senders
+//   SCAN               sender j x every block: senders 0..j
+// Empty for a collective that is not a reduction. Engines, bounds and cost read the goal
+// from here; the verifier keeps its own reading (it shares no code with this module).
+struct ReductionTarget {
+  NodeId node = kNoNode;
+  int block = 0;
+  std::vector<int> senders;
+};
+std::vector<ReductionTarget> reduction_targets(const Collective& c);
 
 enum class Switching { wormhole, store_and_forward };
 enum class Routing { minimal, nonminimal };
@@ -53,15 +90,26 @@ std::string_view to_string(Routing r);
 // What the user asked for; make_collective turns it into messages.
 struct CollectiveRequest {
   CollectiveKind kind = CollectiveKind::AAS;
-  std::optional<std::string> root;        // OAB, OAS, AOG: node id or label (default: first processor)
-  std::vector<std::string> senders;       // MNB, MNS (ids or labels)
-  std::vector<std::string> receivers;     // MNB, MNS
+  std::optional<std::string> root;        // OAB, OAS, AOG, REDUCE: node id or label (default: first processor)
+  std::vector<std::string> senders;       // MNB, MNS, reductions (ids or labels)
+  std::vector<std::string> receivers;     // MNB, MNS, ALLREDUCE, REDUCESCATTER
   int shift = 1;                          // PERM without a file: circular q-shift i -> i+q
   std::optional<std::string> custom_file; // CUSTOM (and PERM from a file): message list
+  std::optional<int> blocks;              // reductions: blocks per input (--blocks)
 };
 
 // Expands a request on a topology (processors only). Throws InvalidParameter naming the
 // offending option (root out of range, sender that is not a processor, ...).
+//
+// Reductions (no messages; `blocks` from the request, default 1):
+//   REDUCE         receivers = {root}; senders = --senders or every processor.
+//   ALLREDUCE      senders and receivers = the sets given; a set not given is the other
+//                  one, or every processor when neither is given.
+//   REDUCESCATTER  as ALLREDUCE; blocks = the number of receivers (an explicit --blocks
+//                  that differs is an InvalidParameter).
+//   SCAN           senders = --senders in the order given (the prefix order), or every
+//                  processor by id; receivers = senders (--receivers is refused).
+// Sets other than SCAN's are sorted by id. A reduction over one processor is refused.
 Collective make_collective(const Topology& t, const CollectiveRequest& request);
 
 // Reads a CUSTOM / PERM message list (one message per line, "origin target [target ...]",
