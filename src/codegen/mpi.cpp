@@ -182,6 +182,7 @@ int main(int argc, char** argv) {
 }  // namespace
 
 std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& options) {
+  refuse_reductions(s.collective, "the MPI code generator", "codegen mpi");
   if (options.elements < 1)
     throw InvalidParameter(fmt::format("{} ints per message; needs at least 1", options.elements),
                            "--elements");

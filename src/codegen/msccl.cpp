@@ -155,6 +155,7 @@ std::string sanitize(const std::string& text) {
 }  // namespace
 
 std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
+  refuse_reductions(s.collective, "the MSCCL code generator", "codegen msccl");
   if (options.protocol != "Simple" && options.protocol != "LL" && options.protocol != "LL128")
     throw InvalidParameter(
         fmt::format("unknown protocol '{}' (Simple, LL, LL128)", options.protocol), "--protocol");

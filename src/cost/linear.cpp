@@ -23,6 +23,7 @@ ScheduleCost linear_cost(const Schedule& s, const LinearModel& model, std::int64
 
 ScheduleCost linear_cost(const Schedule& s, const LinearModel& model,
                          std::span<const std::int64_t> message_bytes) {
+  refuse_reductions(s.collective, "the linear cost model", "cost");
   if (s.steps < 0) throw InvalidInput("must not be negative", "steps");
   ScheduleCost cost;
   cost.steps.resize(static_cast<std::size_t>(s.steps));

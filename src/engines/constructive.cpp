@@ -294,6 +294,7 @@ std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths
 }  // namespace
 
 std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths) {
+  refuse_reductions(problem.collective, "the constructive designs", "constructive");
   std::optional<Schedule> best;
   for (const bool xor_rounds : {true, false}) {
     auto s = rounds_design(problem, paths, xor_rounds);
@@ -303,6 +304,7 @@ std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& p
 }
 
 std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths) {
+  refuse_reductions(problem.collective, "the constructive designs", "constructive");
   std::optional<Schedule> best = hypercube_masks(problem);
   if (auto s = rounds_schedule(problem, paths); s && (!best || s->steps < best->steps))
     best = std::move(s);

@@ -543,6 +543,7 @@ std::optional<Schedule> squeeze(S&& squeezer, const Schedule& start, int steps,
 }  // namespace
 
 bool lns_applies(const Problem& problem) {
+  if (is_reduction(problem.collective)) return false;  // no messages to move
   if (problem.model.combining) return false;
   if (is_broadcast(problem.collective)) return true;
   if (problem.model.switching != Switching::wormhole) return false;

@@ -470,6 +470,7 @@ std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, cons
 EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
                                 const std::vector<std::vector<NodeId>>& symmetries, int steps,
                                 const Budget& budget, std::uint64_t seed, double max_bytes) {
+  refuse_reductions(problem.collective, "the symmetric search", "sat-symmetric");
   EngineResult result;
   result.complete = false;
   result.note = "no symmetry of the problem";

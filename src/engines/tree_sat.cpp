@@ -31,6 +31,7 @@ std::uint64_t key(MessageId m, NodeId v) {
 
 std::optional<std::vector<TreeEdge>> neighbour_trees(const Problem& problem,
                                                      const PathSet& paths) {
+  refuse_reductions(problem.collective, "the fixed-tree search", "sat-trees");
   const auto& t = problem.topology;
   const int n = t.node_count();
   std::vector<std::vector<NodeId>> next(n);
@@ -106,6 +107,7 @@ std::vector<TreeEdge> trees_of(const Problem& problem, const Schedule& schedule)
 EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
                             const std::vector<TreeEdge>& trees, int steps, const Budget& budget,
                             std::uint64_t seed, double max_bytes) {
+  refuse_reductions(problem.collective, "the fixed-tree search", "sat-trees");
   const auto start = Budget::Clock::now();
   EngineResult result;
   result.complete = false;

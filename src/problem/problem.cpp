@@ -366,6 +366,12 @@ std::vector<ReductionTarget> reduction_targets(const Collective& c) {
   return out;
 }
 
+void refuse_reductions(const Collective& c, std::string_view what, std::string_view module) {
+  if (is_reduction(c))
+    throw Unsupported(fmt::format("reductions are not supported by {} yet", what),
+                      std::string(module));
+}
+
 std::string_view to_string(Switching s) {
   return s == Switching::wormhole ? "wormhole" : "store-and-forward";
 }

@@ -198,6 +198,7 @@ std::string grid_table(const Schedule& s) {
 }  // namespace
 
 std::string render_report_html(const Schedule& s, const ReportOptions& options) {
+  refuse_reductions(s.collective, "the HTML report", "render");
   const NetworkLayout layout = layout_network(s.topology, options.render.layout);
   const ScheduleCost cost = linear_cost(s, options.cost, options.message_bytes);
   const auto utilisation = channel_utilisation(s);

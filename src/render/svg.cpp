@@ -250,6 +250,7 @@ std::string transfer_colour(int index) {
 
 std::string render_step_panel(const Schedule& s, const NetworkLayout& layout, Step step,
                               const RenderOptions& options) {
+  refuse_reductions(s.collective, "the step pictures", "render");
   const Panel p = draw_panel(s, layout, step, options);
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"step-picture\" viewBox=\"0 0 {} {}\" "
@@ -258,6 +259,7 @@ std::string render_step_panel(const Schedule& s, const NetworkLayout& layout, St
 }
 
 std::string render_steps_svg(const Schedule& s, const RenderOptions& options) {
+  refuse_reductions(s.collective, "the step pictures", "render");
   const NetworkLayout layout = layout_network(s.topology, options.layout);
   std::vector<Panel> panels;
   double cell_w = 0.0, cell_h = 0.0;

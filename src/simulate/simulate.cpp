@@ -139,6 +139,7 @@ bool write_all(int fd, const void* data, std::size_t size) {
 }  // namespace
 
 Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
+  refuse_reductions(s.collective, "the simulator", "simulate");
   if (!(p.bandwidth > 0) || !std::isfinite(p.bandwidth))
     throw InvalidParameter("bandwidth must be positive", "--bandwidth");
   if (!(p.latency >= 0) || !(p.hop_latency >= 0))

@@ -73,6 +73,11 @@ struct ReductionTarget {
 };
 std::vector<ReductionTarget> reduction_targets(const Collective& c);
 
+// For a stage that handles message collectives only: throws Unsupported("reductions are
+// not supported by <what> yet", <module>) when `c` is a reduction, so that a reduction
+// (which has no messages) is refused at the entry rather than "solved" in zero steps.
+void refuse_reductions(const Collective& c, std::string_view what, std::string_view module);
+
 enum class Switching { wormhole, store_and_forward };
 enum class Routing { minimal, nonminimal };
 

@@ -108,6 +108,7 @@ HgsaEngine::HgsaEngine(EngineOptions options, HgsaParams params)
 
 EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
+  refuse_reductions(problem.collective, "the HGSA engine", "hgsa");
   // On large networks building the instance can take longer than the whole budget
   // (issue 7): it stops with the budget (never on an island, where every island must
   // reach the same meetings) and is charged against --max-memory.

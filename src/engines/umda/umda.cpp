@@ -124,6 +124,7 @@ UmdaEngine::UmdaEngine(EngineOptions options, UmdaParams params)
 
 EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
+  refuse_reductions(problem.collective, "the UMDA engine", "umda");
   // On large networks building the instance can take longer than the whole budget
   // (issue 7): it stops with the budget (never on an island, where every island must
   // reach the same meetings) and is charged against --max-memory.
