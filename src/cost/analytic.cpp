@@ -215,27 +215,30 @@ std::int64_t exact_sqrt(std::int64_t p) {
   return r * r == p ? r : 0;
 }
 
-void check_shape(NetworkShape shape, std::int64_t p) {
+}  // namespace
+
+std::int64_t check_processor_count(NetworkShape shape, std::int64_t p) {
   if (p < 2 || p > kMaxProcessors)
     throw InvalidParameter(fmt::format("{} processors: must be in 2..2^30", p), "--p");
   switch (shape) {
     case NetworkShape::ring:
-      return;
-    case NetworkShape::torus:
-      if (exact_sqrt(p) < 2)
+      return 0;
+    case NetworkShape::torus: {
+      const std::int64_t d = exact_sqrt(p);
+      if (d < 2)
         throw InvalidParameter(
             fmt::format("{} is not a square: the 2-D torus of seed 003 is sqrt(p) x sqrt(p)", p),
             "--p");
-      return;
+      return d;
+    }
     case NetworkShape::hypercube:
       if (!is_power_of_two(p))
         throw InvalidParameter(fmt::format("{} is not a power of two (a hypercube has 2^n)", p),
                                "--p");
-      return;
+      return 0;
   }
+  return 0;
 }
-
-}  // namespace
 
 NetworkShape parse_network_shape(std::string_view text, std::string_view option) {
   if (text == "ring") return NetworkShape::ring;
@@ -253,7 +256,8 @@ Operation parse_operation(std::string_view text, std::string_view option) {
   if (text == "total-exchange" || text == "aas") return Operation::total_exchange;
   if (text == "shift") return Operation::shift;
   throw InvalidParameter(
-      fmt::format("'{}': unknown operation (use p2p, oab, aab, scatter, total-exchange, shift)",
+      fmt::format("'{}': unknown operation (use p2p, oab, aab, scatter, total-exchange, shift; "
+                  "reductions: reduce, allreduce, reducescatter, scan)",
                   text),
       std::string(option));
 }
@@ -320,7 +324,7 @@ std::string_view display_name(Operation op) {
 
 AnalyticEstimate analytic_time(NetworkShape shape, Operation op, RoutingMethod method,
                                const AnalyticParams& a) {
-  check_shape(shape, a.p);
+  const std::int64_t d = check_processor_count(shape, a.p);
   if (a.bytes < 0) throw InvalidParameter("must not be negative", "--bytes");
   if (a.ts < 0 || a.tb < 0 || a.th < 0)
     throw InvalidParameter("times must not be negative", a.ts < 0   ? "--ts"
@@ -333,7 +337,6 @@ AnalyticEstimate analytic_time(NetworkShape shape, Operation op, RoutingMethod m
     return e.shape == shape && e.op == op && e.method == method;
   });
   assert(it != kTable.end());
-  const std::int64_t d = shape == NetworkShape::torus ? exact_sqrt(a.p) : 0;
   if (it->need == Need::p_power_of_two && !is_power_of_two(a.p))
     throw InvalidParameter(
         fmt::format("{} is not a power of two: the cut-through {} on a ring uses the chapter's "

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -157,9 +158,88 @@ TEST_F(CostCli, EstimateAnalytic) {
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_NEAR(nlohmann::json::parse(s.out)["time_us"].get<double>(), 45.864, 1e-9);
 
+  // 36 formulas for the chapter's six operations, 48 reduction algorithms.
   const CliRun list = run("estimate --list --json");
   ASSERT_EQ(list.status, 0) << list.err;
-  EXPECT_EQ(nlohmann::json::parse(list.out).size(), 36u);
+  const auto rows = nlohmann::json::parse(list.out);
+  EXPECT_EQ(rows.size(), 36u + 48u);
+  EXPECT_EQ(std::count_if(rows.begin(), rows.end(),
+                          [](const auto& row) { return row.contains("algorithm"); }),
+            48);
+}
+
+// Hypercube, p = 8, SF, all-reduce of m = 1600 B; ts = 10 us, tb = 10 ns/B, tc = 5 ns/B.
+// Recursive doubling: 3 stages of 10 + 16 + 8 = 102 us. Rabenseifner: halving (800, 400,
+// 200 B sent and added) 22 + 16 + 13, doubling all-gather 12 + 14 + 18: 95 us. Lines
+// 30 + 0.045 m and 60 + 0.021875 m (us) cross at m = 30 / 0.023125 = 1297.30 B.
+TEST_F(CostCli, EstimateReductionJson) {
+  const CliRun r =
+      run("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
+          "--tb 10ns --tc 5ns --bytes 1600 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["mode"], "reduction");
+  EXPECT_EQ(doc["op"], "allreduce");
+  EXPECT_NEAR(doc["tc_us_per_byte"].get<double>(), 0.005, 1e-15);
+  ASSERT_EQ(doc["algorithms"].size(), 4u);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& a : doc["algorithms"]) by_name[a["name"].get<std::string>()] = a;
+  EXPECT_NEAR(by_name["recursive-doubling"]["time_us"].get<double>(), 102.0, 1e-9);
+  EXPECT_NEAR(by_name["rabenseifner"]["time_us"].get<double>(), 95.0, 1e-9);
+  EXPECT_EQ(by_name["rabenseifner"]["blocks"], 8);
+  EXPECT_NEAR(by_name["rabenseifner"]["block_bytes"].get<double>(), 200.0, 1e-12);
+  EXPECT_EQ(by_name["rabenseifner"]["fastest"], true);
+  EXPECT_EQ(by_name["recursive-doubling"]["from_chapter"], true);
+  EXPECT_EQ(doc["best"], "rabenseifner");
+  EXPECT_NEAR(doc["time_us"].get<double>(), 95.0, 1e-9);
+  EXPECT_EQ(doc["fastest_for_small_m"], "recursive-doubling");
+  ASSERT_EQ(doc["crossovers"].size(), 1u);
+  const auto& c = doc["crossovers"][0];
+  EXPECT_NEAR(c["bytes"].get<double>(), 30.0 / 0.023125, 1e-6);
+  EXPECT_EQ(c["below"], "recursive-doubling");
+  EXPECT_EQ(c["above"], "rabenseifner");
+  // Both lines at the crossover.
+  const double m = c["bytes"].get<double>();
+  EXPECT_NEAR(c["time_us"].get<double>(), 30 + 0.045 * m, 1e-6);
+  EXPECT_NEAR(c["time_us"].get<double>(), 60 + 0.021875 * m, 1e-6);
+}
+
+TEST_F(CostCli, EstimateReductionText) {
+  const CliRun r =
+      run("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
+          "--tb 10ns --tc 5ns --bytes 1600");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("fastest at m = 1600 B: rabenseifner, 95 us"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("crossover: m = 1297.3 B, where recursive-doubling and rabenseifner"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("never the fastest: ring, reduce-broadcast"), std::string::npos) << r.out;
+
+  // CT ring with p = 12: the logical-hypercube algorithm does not apply and says why.
+  const CliRun ring =
+      run("estimate --topology ring --p 12 --op allreduce --switching ct --ts 10us "
+          "--tb 10ns --th 1us --bytes 1600");
+  ASSERT_EQ(ring.status, 0) << ring.err;
+  EXPECT_NE(ring.out.find("reduce-broadcast"), std::string::npos) << ring.out;
+  EXPECT_NE(ring.out.find("needs p a power of two"), std::string::npos) << ring.out;
+  EXPECT_NE(ring.out.find("adds neglected"), std::string::npos) << ring.out;
+}
+
+TEST_F(CostCli, EstimateReductionErrors) {
+  const std::string base =
+      "estimate --topology ring --p 8 --switching sf --ts 1us --tb 1ns --bytes 8 ";
+  expect_one_line_error(base + "--op oab --tc 1ns", "--tc");
+  expect_one_line_error(base + "--op allreduce --q 2", "--q");
+  expect_one_line_error(base + "--op allreduce --tc 1xs", "--tc");
+  expect_one_line_error(base + "--op gather", "--op");
+  expect_one_line_error("estimate --model c --alpha 1us --beta 1GBps --bytes 8 --tc 1ns", "--tc");
+  expect_one_line_error(
+      "estimate --topology ring --p 8 --op scan --switching ct --ts 1us --tb 1ns --bytes 8",
+      "--th");
+  expect_one_line_error(
+      "estimate --topology torus --p 9 --op reduce --switching ct --ts 1us --tb 1ns "
+      "--th 1us --bytes 8",
+      "--p");
 }
 
 TEST_F(CostCli, EstimateModels) {

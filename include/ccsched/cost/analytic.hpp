@@ -71,6 +71,11 @@ struct AnalyticEstimate {
 AnalyticEstimate analytic_time(NetworkShape shape, Operation op, RoutingMethod method,
                                const AnalyticParams& params);
 
+// Checks p against the shape: 2 <= p <= 2^30; hypercube p = 2^n; torus p = d^2 with
+// d >= 2. Returns d for a torus, 0 otherwise. Throws InvalidParameter with where "--p".
+// analytic_time and reduction_time (reduction.hpp) both check through it.
+std::int64_t check_processor_count(NetworkShape shape, std::int64_t p);
+
 // One row of the formula table, for listings and documentation.
 struct AnalyticFormulaInfo {
   NetworkShape shape;
