@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -94,7 +95,7 @@ void print_reduction_json(NetworkShape shape, ReductionOp op, RoutingMethod meth
     j["from_chapter"] = alg.from_chapter;
     j["blocks"] = alg.blocks;
     j["block_bytes"] = static_cast<double>(a.bytes) / static_cast<double>(alg.blocks);
-    j["steps"] = alg.terms.startups;
+    j["steps"] = std::llround(alg.terms.startups);  // whole: counts of stages and steps
     j["time_us"] = rounded_us(alg.seconds);
     j["fastest"] = i == e.best;
     doc["algorithms"].push_back(std::move(j));
