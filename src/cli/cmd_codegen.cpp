@@ -40,8 +40,10 @@ struct MscclCliOptions {
   std::string max_bytes = "0";
 };
 
+// The extension guards against writing a program into the wrong file; stdout, a pipe or a
+// device has none to check.
 void require_extension(const std::string& path, const std::string& ext, const char* what) {
-  if (path == "-") return;
+  if (written_through(path)) return;
   if (std::filesystem::path(path).extension().string() != ext)
     throw InvalidParameter(
         fmt::format("unknown output extension '{}' ({} are written to a {} file)",
@@ -55,7 +57,7 @@ void run_mpi(const MpiCliOptions& o) {
   if (bytes < 4 || bytes % 4 != 0 || bytes / 4 > (1 << 28))
     throw InvalidParameter("messages are arrays of 4-byte ints: give a positive multiple of 4",
                            "--bytes");
-  if ((o.build || o.run) && o.output == "-")
+  if ((o.build || o.run) && written_through(o.output))
     throw InvalidParameter("--build and --run need a file to compile", "-o");
   const Schedule s = read_verified_schedule(o.file);
   MpiProgramOptions options;

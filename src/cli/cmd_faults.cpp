@@ -83,7 +83,7 @@ void write_faults_html(const std::string& path, const Topology& t, const FaultSw
   }
   report.notes = {"'*' degraded (more steps than without faults), '?' not proven optimal, "
                   "'-' none found (seed 000 Table 5 layout)."};
-  write_file_atomically(path, render_table_html(report));
+  write_output(path, render_table_html(report));
 }
 
 void run_faults(const FaultsOptions& o) {

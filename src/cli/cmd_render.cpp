@@ -57,8 +57,8 @@ void run_render(const RenderCliOptions& o) {
   report.source = std::filesystem::path(o.file).filename().string();
 
   const Schedule s = read_verified_schedule(o.file);
-  write_file_atomically(o.output,
-                        html ? render_report_html(s, report) : render_steps_svg(s, render));
+  write_output(o.output,
+               html ? render_report_html(s, report) : render_steps_svg(s, render));
 }
 
 }  // namespace

@@ -1,17 +1,25 @@
-// Output helpers shared by the subcommands: atomic file writes (temporary file, then
-// rename, so an interrupted run never leaves a half-written file) and terminal checks.
+// Output helpers shared by the subcommands: the one writer behind every `-o` (and
+// `faults --html`), and terminal checks. A regular file (or a path that does not exist
+// yet) is written atomically: temporary file in the same folder, then rename, so an
+// interrupted or failing run never leaves a half-written file. Anything else is written
+// through, since renaming over it would replace it: stdout (`-`, /dev/stdout, /dev/fd/1),
+// the other descriptors of this process, character devices, FIFOs and sockets
+// (docs/RELIABILITY.md, "Output files").
 #pragma once
 
 #include <string>
 
 namespace ccsched::cli {
 
-// Writes `content` to `path` through a temporary file in the same folder and a rename.
-// Throws ccsched::InvalidInput naming the path when it cannot be written.
-void write_file_atomically(const std::string& path, const std::string& content);
-
-// Writes to `path`, or to stdout when `path` is empty or "-".
+// Writes `content` to `path`: to stdout when `path` is empty or "-", otherwise as above.
+// Symbolic links are followed, so a link to a regular file stays a link and its target is
+// replaced atomically. Throws ccsched::InvalidInput naming the path when it cannot be
+// written (a directory, a missing folder, a full disk, a refused connection).
 void write_output(const std::string& path, const std::string& content);
+
+// True when write_output would write `path` through rather than replace it: stdout or
+// another open descriptor, a device, a FIFO or a socket (after following links).
+bool written_through(const std::string& path);
 
 bool stderr_is_terminal();
 

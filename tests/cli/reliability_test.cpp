@@ -18,6 +18,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
+#include "cli_run.hpp"
 #include "resource_options.hpp"
 #include "../support/slowdown.hpp"
 
@@ -29,57 +30,29 @@ using Clock = std::chrono::steady_clock;
 
 using ccsched::testing::kSlow;
 
-struct CliRun {
-  int status = -1;  // exit status, or 128 + signal
-  std::string out, err;
-  double seconds = 0.0;
-};
+using test::CliRun;
+using test::slurp;
 
-class Reliability : public ::testing::Test {
+class Reliability : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ccsched_reliability_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  Reliability() : CliTest("ccsched_reliability_") {}
 
   // Runs the binary with `args`; sends SIGINT after `interrupt_after` seconds if given.
   CliRun run(const std::vector<std::string>& args, double interrupt_after = -1) {
     const auto out = dir_ / "stdout", err = dir_ / "stderr";
     const auto start = Clock::now();
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(o, 1);
-      ::dup2(e, 2);
-      std::vector<char*> argv;
-      std::string binary = CCSCHED_BINARY;
-      argv.push_back(binary.data());
-      std::vector<std::string> copy = args;
-      for (auto& a : copy) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(binary.c_str(), argv.data());
-      ::_exit(127);
-    }
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const pid_t pid = test::spawn_ccsched(args, o, e);
+    ::close(o);
+    ::close(e);
     if (interrupt_after >= 0) {
       std::this_thread::sleep_for(std::chrono::duration<double>(interrupt_after));
       ::kill(pid, SIGINT);
     }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
     CliRun r;
+    r.status = test::wait_status(pid);
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
@@ -87,12 +60,8 @@ class Reliability : public ::testing::Test {
 
   // No temporary files left behind by an atomic write.
   void expect_no_temporaries() {
-    for (const auto& entry : fs::directory_iterator(dir_))
-      EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
-          << entry.path();
+    for (const auto& name : temporaries()) ADD_FAILURE() << "temporary left: " << name;
   }
-
-  fs::path dir_;
 };
 
 TEST(ParseSize, UnitsAndErrors) {
