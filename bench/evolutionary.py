@@ -23,9 +23,9 @@ runs); there every run must succeed. A cell whose first two runs both fail stops
 in table order, each with every engine in turn, until --budget seconds of wall time are
 spent; the rest are listed as not run. Threads: 1 (the paper's runs used one Opteron 275 core).
 
-Sources: ../shared/reference/seed_tables.json for the step counts and seed 000's times;
-seed 001 Tables 5 and 6 (success rates, times) are transcribed below from
-../shared/seeds/001_846f16921ed31e78.txt. Only the Python standard library is used.
+Sources: tests/data/seed_tables.json for the step counts and seed 000's times; seed 001
+Tables 5 and 6 (success rates, times) are transcribed below from the seed 001 paper. Only
+the Python standard library is used.
 """
 import argparse
 import json
@@ -167,7 +167,7 @@ def main():
     ap.add_argument("--only", default="", help="substring filter on the network spec")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "evolutionary.md"))
     args = ap.parse_args()
-    ref = json.load(open(os.path.join(ROOT, "..", "shared", "reference", "seed_tables.json")))
+    ref = json.load(open(os.path.join(ROOT, "tests", "data", "seed_tables.json")))
     todo = [c for c in cells(ref, args.tables.split(",")) if args.only in c[1]]
     engines = args.engines.split(",")
     header = ["table", "network", "CC", "T", "engine", "paper success", "our success",

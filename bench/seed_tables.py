@@ -6,7 +6,7 @@ optimal or not, our seconds, the paper's time.
     python3 bench/seed_tables.py [--binary build/release/ccsched] [--time-limit 300]
         [--tables ddn,min1,min3,faults] [--out bench/results/seed_tables.md]
 
-Tables (from ../shared/reference/seed_tables.json):
+Tables (from tests/data/seed_tables.json):
   ddn     seed 000 Table 6 (steps) with Table 7 (EA times)
   min1    seed 001 Table 1 (unidirectional MINs, 1-port)
   min3    seed 001 Table 3 (trees; FB-Tree OAB/OAS per source level)
@@ -79,7 +79,7 @@ def main():
     ap.add_argument("--only", default="", help="substring filter on the network spec")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "seed_tables.md"))
     args = ap.parse_args()
-    ref = json.load(open(os.path.join(ROOT, "..", "shared", "reference", "seed_tables.json")))
+    ref = json.load(open(os.path.join(ROOT, "tests", "data", "seed_tables.json")))
     lines = []
     header = ["table", "network", "ports", "CC", "paper", "our LB", "our steps", "optimal",
               "why", "our s", "paper time", "vs paper"]

@@ -18,9 +18,9 @@ namespace {
 
 constexpr double kUs = 1e-6;
 
-// Seed 003's table, message bytes -> measured microseconds (seed_tables.json).
+// Seed 003's table, message bytes -> measured microseconds (tests/data/seed_tables.json).
 std::vector<Measurement> chapter_table() {
-  std::ifstream in(std::string(CCSCHED_SHARED_DIR) + "/reference/seed_tables.json");
+  std::ifstream in(std::string(CCSCHED_TEST_DATA_DIR) + "/seed_tables.json");
   EXPECT_TRUE(in.good());
   const auto doc = nlohmann::json::parse(in);
   std::vector<Measurement> rows;

@@ -128,7 +128,7 @@ TEST(Invariants, AboveTheLimitTheBestFoundIsLabelled) {
 }
 
 TEST(Invariants, SeedTable8SigmaAndBisection) {
-  std::ifstream in(CCSCHED_SHARED_DIR "/reference/seed_tables.json");
+  std::ifstream in(CCSCHED_TEST_DATA_DIR "/seed_tables.json");
   ASSERT_TRUE(in) << "seed_tables.json not found";
   const auto doc = nlohmann::json::parse(in);
   // Σ: the paper's value except where exact computation disagrees (docs/TOPOLOGIES.md):
