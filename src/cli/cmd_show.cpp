@@ -1,7 +1,8 @@
-// `ccsched show FILE [--layout auto|grid|trees]`: a schedule document the way the seeds
-// print theirs: a header (network, collective, model, steps, lower bound, optimal,
+// `ccsched show FILE [--layout auto|grid|trees|steps]`: a schedule document the way the
+// seeds print theirs: a header (network, collective, model, steps, lower bound, optimal,
 // solver, whether it verifies), the table (seed 000 Table 3 grid for scatters, Table 4
-// trees for broadcasts), and the per-step channel utilisation.
+// trees for broadcasts, for a reduction its steps: who adds what into whom), and the
+// per-step channel utilisation.
 #include <fmt/core.h>
 
 #include <memory>
@@ -41,8 +42,8 @@ void add_show_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("show", "print a schedule in the seeds' table layout");
   cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
   cmd->add_option("--layout", options->layout,
-                  "auto (grid for scatters, trees for broadcasts) | grid (seed 000 Table 3) | "
-                  "trees (seed 000 Table 4)");
+                  "auto (grid for scatters, trees for broadcasts, steps for reductions) | grid "
+                  "(seed 000 Table 3) | trees (seed 000 Table 4) | steps (reductions)");
   cmd->callback([options] { run_show(*options); });
 }
 

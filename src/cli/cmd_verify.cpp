@@ -1,8 +1,9 @@
-// `ccsched verify FILE [--json]`: checks a schedule document against the ten validity
-// rules of FORMATS.md. Prints "valid ..." or every violation, one line each; exit status
-// 0 valid, 1 invalid, 2 when the file cannot be read as a schedule (main.cpp prints the
-// one-line error). With --json: {"valid": bool, "violations": [{rule, step, transfer,
-// channel, node, message, text}]}, absent fields as null.
+// `ccsched verify FILE [--json]`: checks a schedule document against the validity rules
+// of FORMATS.md (the ten rules; R1-R3 for reductions). Prints "valid ..." or every
+// violation, one line each; exit status 0 valid, 1 invalid, 2 when the file cannot be read
+// as a schedule (main.cpp prints the one-line error). With --json: {"valid": bool,
+// "violations": [{rule, step, transfer, channel, node, message, block, text}]}, absent
+// fields as null; `rule` is the number 1..10 or the string "R1".."R3".
 #include <fmt/core.h>
 
 #include <memory>
@@ -35,12 +36,16 @@ void run_verify(const VerifyOptions& o) {
     doc["violations"] = nlohmann::ordered_json::array();
     for (const auto& v : violations) {
       nlohmann::ordered_json j;
-      j["rule"] = v.rule;
+      if (v.rule >= kRuleBlocks)
+        j["rule"] = rule_label(v.rule);
+      else
+        j["rule"] = v.rule;
       j["step"] = or_null(v.step);
       j["transfer"] = or_null(v.transfer);
       j["channel"] = or_null(v.channel);
       j["node"] = or_null(v.node);
       j["message"] = or_null(v.message);
+      j["block"] = or_null(v.block);
       j["text"] = v.text;
       doc["violations"].push_back(std::move(j));
     }

@@ -8,15 +8,22 @@
 // that is well-typed but wrong — a path naming a node that does not exist, a message id
 // no message has, a step beyond `steps` — is read as written and left to
 // verify_schedule(), which names it as a violation of a numbered rule. Unknown keys are
-// ignored, as for topologies. One extension key: "extra_hops" in `model`, written only
-// under nonminimal routing (the bound on path stretch the path set used).
+// ignored, as for topologies. `model.extra_hops` is written only under nonminimal routing.
+//
+// Reductions (FORMATS.md "Reductions"): `collective.blocks` is written for them only; their
+// transfers carry `blocks`, `send` and `recv` instead of `messages`, and the top-level
+// `messages` is written as [] (the reader takes it as absent or []). Which of the two
+// transfer shapes the reader expects follows the collective kind, read first.
 #include "ccsched/schedule/json.hpp"
+
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -33,8 +40,19 @@ using nlohmann::ordered_json;
 
 constexpr std::string_view kFormat = "ccsched-schedule/1";
 
-constexpr std::string_view kKindNames[] = {"OAB", "AAB", "OAS",  "AAS",   "AOG",
-                                           "MNB", "MNS", "PERM", "CUSTOM"};
+// In CollectiveKind order (the reader converts an index back into the kind).
+constexpr std::string_view kKindNames[] = {"OAB",    "AAB",    "OAS",       "AAS",
+                                           "AOG",    "MNB",    "MNS",       "PERM",
+                                           "CUSTOM", "REDUCE", "ALLREDUCE", "REDUCESCATTER",
+                                           "SCAN"};
+static_assert(std::size(kKindNames) == static_cast<std::size_t>(CollectiveKind::SCAN) + 1);
+
+// The schedule module's own test for the four reduction kinds (problem.hpp has one too;
+// the document layer does not depend on the problem module's functions).
+bool reduction_kind(CollectiveKind k) {
+  return k == CollectiveKind::REDUCE || k == CollectiveKind::ALLREDUCE ||
+         k == CollectiveKind::REDUCESCATTER || k == CollectiveKind::SCAN;
+}
 
 std::string kind_text(CollectiveKind k) { return std::string(kKindNames[static_cast<int>(k)]); }
 
@@ -171,10 +189,16 @@ class Reader {
     Schedule s;
     s.topology = read_embedded_topology(object(member(doc, "", "topology"), "topology"));
     read_collective(object(member(doc, "", "collective"), "collective"), s.collective);
-    read_model(object(member(doc, "", "model"), "model"), s.model);
-    read_messages(array(member(doc, "", "messages"), "messages"), s.collective);
+    const json& model = object(member(doc, "", "model"), "model");
+    read_model(model, s.model);
+    if (s.model.routing == Routing::nonminimal && !model.contains("extra_hops"))
+      s.model.extra_hops = uncapped_extra_hops(s.topology);
+    const bool reduction = reduction_kind(s.collective.kind);
+    // A reduction has no messages (FORMATS.md "Reductions"): the key may be left out.
+    if (!reduction || doc.contains("messages"))
+      read_messages(array(member(doc, "", "messages"), "messages"), s.collective);
     s.steps = count(member(doc, "", "steps"), "steps");
-    read_transfers(array(member(doc, "", "transfers"), "transfers"), s.transfers);
+    read_transfers(array(member(doc, "", "transfers"), "transfers"), reduction, s.transfers);
     if (const auto it = doc.find("lower_bound"); it != doc.end() && !it->is_null())
       s.lower_bound = count(*it, "lower_bound");
     if (const auto it = doc.find("optimal"); it != doc.end()) s.optimal = boolean(*it, "optimal");
@@ -201,12 +225,23 @@ class Reader {
     const auto* found = std::find(std::begin(kKindNames), std::end(kKindNames), upper);
     if (found == std::end(kKindNames))
       fail("collective.kind", "unknown collective kind \"" + kind +
-                                  "\" (expected OAB, AAB, OAS, AAS, AOG, MNB, MNS, PERM or "
-                                  "CUSTOM)");
+                                  "\" (expected OAB, AAB, OAS, AAS, AOG, MNB, MNS, PERM, "
+                                  "CUSTOM, REDUCE, ALLREDUCE, REDUCESCATTER or SCAN)");
     c.kind = static_cast<CollectiveKind>(found - std::begin(kKindNames));
     c.senders = ids(member(v, "collective", "senders"), "collective.senders");
     c.receivers = ids(member(v, "collective", "receivers"), "collective.receivers");
+    // 0 is well-typed and left to the verifier (rule R1); a negative count is not a count.
+    if (const auto it = v.find("blocks"); it != v.end())
+      c.blocks = count(*it, "collective.blocks");
+    else if (c.kind == CollectiveKind::REDUCESCATTER)
+      c.blocks = static_cast<int>(c.receivers.size());  // FORMATS.md: one block per receiver
   }
+
+  // FORMATS.md: under nonminimal routing without `extra_hops` nothing caps a path. A path
+  // that repeats no channel (rule 1) has at most as many hops as there are channels, so
+  // the channel count is a cap that never binds, and it keeps d + extra_hops in range for
+  // anything that later builds paths from this model.
+  static int uncapped_extra_hops(const Topology& t) { return std::max(1, t.channel_count()); }
 
   void read_model(const json& v, Model& m) const {
     const json& ports = member(v, "model", "ports");
@@ -254,7 +289,10 @@ class Reader {
     }
   }
 
-  void read_transfers(const json& v, std::vector<Transfer>& out) const {
+  // A message transfer has `messages`; a reduction transfer has `blocks`, `send` and
+  // `recv`, and `messages` only if the document says so (the verifier reports a
+  // reduction transfer that carries messages, rule R1).
+  void read_transfers(const json& v, bool reduction, std::vector<Transfer>& out) const {
     out.reserve(v.size());
     for (std::size_t i = 0; i < v.size(); ++i) {
       const std::string path = sub("transfers", i);
@@ -262,9 +300,27 @@ class Reader {
       Transfer tr;
       tr.step = count(member(t, path, "step"), sub(path, "step"));
       tr.path = ids(member(t, path, "path"), sub(path, "path"));
-      tr.messages = ids(member(t, path, "messages"), sub(path, "messages"));
+      if (!reduction || t.contains("messages"))
+        tr.messages = ids(member(t, path, "messages"), sub(path, "messages"));
+      if (reduction) {
+        tr.blocks = ids(member(t, path, "blocks"), sub(path, "blocks"));
+        tr.send = second_of(t, path, "send", "input", "acc") ? ReductionSend::acc
+                                                             : ReductionSend::input;
+        tr.recv = second_of(t, path, "recv", "reduce", "copy") ? ReductionRecv::copy
+                                                               : ReductionRecv::reduce;
+      }
       out.push_back(std::move(tr));
     }
+  }
+
+  // A key whose value is one of two words: false for `first`, true for `second`.
+  bool second_of(const json& obj, const std::string& path, const char* key, const char* first,
+                 const char* second) const {
+    const std::string where = sub(path, key);
+    const std::string word = string(member(obj, path, key), where);
+    if (word != first && word != second)
+      fail(where, fmt::format("expected \"{}\" or \"{}\", got \"{}\"", first, second, word));
+    return word == second;
   }
 
   SolverInfo read_solver(const json& v) const {
@@ -297,6 +353,8 @@ std::string write_schedule_json(const Schedule& s) {
   collective["kind"] = kind_text(s.collective.kind);
   collective["senders"] = s.collective.senders;
   collective["receivers"] = s.collective.receivers;
+  const bool reduction = reduction_kind(s.collective.kind);
+  if (reduction) collective["blocks"] = s.collective.blocks;
   doc["collective"] = std::move(collective);
 
   ordered_json model;
@@ -326,7 +384,14 @@ std::string write_schedule_json(const Schedule& s) {
     ordered_json j;
     j["step"] = t.step;
     j["path"] = t.path;
-    j["messages"] = t.messages;
+    // A reduction transfer is written as FORMATS.md shows it; messages only if it has some
+    // (an invalid transfer is written as it is, for the verifier to report).
+    if (!reduction || !t.messages.empty()) j["messages"] = t.messages;
+    if (reduction) {
+      j["blocks"] = t.blocks;
+      j["send"] = to_string(t.send);
+      j["recv"] = to_string(t.recv);
+    }
     transfers.push_back(std::move(j));
   }
   doc["transfers"] = std::move(transfers);

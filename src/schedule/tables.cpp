@@ -1,5 +1,6 @@
-// The seeds' table layouts of a schedule (tables.hpp). Two layouts, both read off the
-// transfers as they stand, so a table can be printed for a schedule the verifier rejects:
+// The seeds' table layouts of a schedule (tables.hpp), and the steps of a reduction. All
+// are read off the transfers as they stand, so a table can be printed for a schedule the
+// verifier rejects:
 //
 //   grid  (seed 000 Table 3; seed 001 Tables 2 and 4): row = the processor a transfer
 //         starts at, column = step, cell = the destinations of that processor's transfers
@@ -14,6 +15,12 @@
 //         multi-hop wormhole transfer is one tree edge, shown by its destination preceded
 //         by the processors it passes through in parentheses, "0-(3)1" (switches are left
 //         out: in a multistage network every path crosses them).
+//   steps (reductions, FORMATS.md "Reductions"): per step, per transfer and block, the
+//         value sent (`input{u}` or `acc{...}`, the senders whose inputs it sums) and what
+//         the receiver does with it; then the final accumulators the collective names.
+//         The values come from replaying the transfers with the format's semantics (a
+//         value is read at the start of its step, receives land at its end); the replay
+//         judges nothing — verify.cpp does, with its own code.
 //
 // Everything a table cannot place (a step outside 1..steps, a sender not yet holding the
 // message, a repeated delivery) is listed after it, one line each.
@@ -23,6 +30,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -33,8 +42,6 @@
 namespace ccsched {
 namespace {
 
-constexpr std::string_view kKindNames[] = {"OAB", "AAB", "OAS",  "AAS",   "AOG",
-                                           "MNB", "MNS", "PERM", "CUSTOM"};
 
 bool valid_node(const Topology& t, NodeId n) { return n >= 0 && n < t.node_count(); }
 
@@ -108,7 +115,12 @@ std::string grid_table(const Schedule& s) {
              std::find(m->targets.begin(), m->targets.end(), to) != m->targets.end();
     }();
     std::string entry = node_name(t, to);
-    if (!plain) {
+    if (is_reduction(s.collective)) {
+      // A reduction carries blocks, not messages (the steps layout says what it does).
+      std::vector<std::string> ids;
+      for (const int b : tr.blocks) ids.push_back(fmt::format("b{}", b));
+      entry += fmt::format("({})", fmt::join(ids, " "));
+    } else if (!plain) {
       std::vector<std::string> ids;
       for (const MessageId m : tr.messages) ids.push_back(fmt::format("m{}", m));
       entry += fmt::format("({})", fmt::join(ids, " "));
@@ -266,6 +278,215 @@ std::string trees_table(const Schedule& s) {
   return out;
 }
 
+// --- reductions ---------------------------------------------------------------------------
+
+// The accumulators of a reduction as the transfers leave them (see the file comment).
+// Values are sets of sender node ids; an accumulator never written holds its start value.
+class ReductionReplay {
+ public:
+  explicit ReductionReplay(const Schedule& s) : s_(s) {
+    senders_.insert(s.collective.senders.begin(), s.collective.senders.end());
+  }
+
+  std::set<NodeId> value(NodeId v, int b) const {
+    if (const auto it = acc_.find({v, b}); it != acc_.end()) return it->second;
+    return start(v);
+  }
+  std::set<NodeId> start(NodeId v) const {
+    return senders_.contains(v) ? std::set<NodeId>{v} : std::set<NodeId>{};
+  }
+  // Blocks of v some transfer wrote, ascending.
+  std::vector<int> written(NodeId v) const {
+    std::vector<int> out;
+    for (auto it = acc_.lower_bound({v, std::numeric_limits<int>::min()});
+         it != acc_.end() && it->first.first == v; ++it)
+      out.push_back(it->first.second);
+    return out;
+  }
+
+  // Replays the transfers of one step (indices into s.transfers, in order) and returns,
+  // per transfer and block, the value it carried.
+  std::vector<std::vector<std::set<NodeId>>> step(const std::vector<int>& list) {
+    std::vector<std::vector<std::set<NodeId>>> sent;
+    std::map<std::pair<NodeId, int>, std::set<NodeId>> copied, reduced;
+    for (const int i : list) {
+      const auto& tr = s_.transfers[i];
+      const NodeId u = tr.path.front(), v = tr.path.back();
+      auto& values = sent.emplace_back();
+      for (const int b : tr.blocks) {
+        values.push_back(tr.send == ReductionSend::input ? start(u) : value(u, b));
+        if (tr.recv == ReductionRecv::copy)
+          copied[{v, b}] = values.back();
+        else
+          reduced[{v, b}].insert(values.back().begin(), values.back().end());
+      }
+    }
+    // End of the step: copies first, then what was reduced (verify.cpp reads a step that
+    // mixes them the same way, after reporting it).
+    for (auto& [key, set] : copied) acc_[key] = std::move(set);
+    for (auto& [key, set] : reduced) {
+      auto it = acc_.find(key);
+      if (it == acc_.end()) it = acc_.emplace(key, start(key.first)).first;  // never written
+      it->second.insert(set.begin(), set.end());
+    }
+    return sent;
+  }
+
+ private:
+  const Schedule& s_;
+  std::set<NodeId> senders_;
+  std::map<std::pair<NodeId, int>, std::set<NodeId>> acc_;
+};
+
+std::string set_text(const Topology& t, const std::set<NodeId>& set) {
+  std::vector<std::string> names;
+  for (const NodeId n : set) names.push_back(node_name(t, n));
+  return fmt::format("{{{}}}", fmt::join(names, ","));
+}
+
+// "3 -> 1", "2 -> 0 via 1" (the processors a worm passes without delivering; switches are
+// left out as in the trees layout).
+std::string hop_text(const Topology& t, const std::vector<NodeId>& path) {
+  std::string out = fmt::format("{} -> {}", node_name(t, path.front()), node_name(t, path.back()));
+  std::vector<std::string> through;
+  for (std::size_t j = 1; j + 1 < path.size(); ++j)
+    if (!valid_node(t, path[j]) || t.is_processor(path[j])) through.push_back(node_name(t, path[j]));
+  if (!through.empty()) out += fmt::format(" via {}", fmt::join(through, ","));
+  return out;
+}
+
+// What the collective asks of node v (FORMATS.md "Reductions", table): the senders whose
+// inputs each named block of v must sum, or nothing when v is not named for that block.
+struct Goal {
+  NodeId node;
+  std::vector<int> only_block;  // REDUCESCATTER: the one block; empty = every block
+  std::set<NodeId> senders;
+};
+
+std::vector<Goal> reduction_goals(const Collective& c) {
+  const std::set<NodeId> all(c.senders.begin(), c.senders.end());
+  std::vector<Goal> out;
+  switch (c.kind) {
+    case CollectiveKind::REDUCE:
+    case CollectiveKind::ALLREDUCE:
+      for (const NodeId r : c.receivers) out.push_back({r, {}, all});
+      break;
+    case CollectiveKind::REDUCESCATTER:
+      for (int j = 0; j < static_cast<int>(c.receivers.size()); ++j)
+        out.push_back({c.receivers[j], {j}, all});
+      break;
+    case CollectiveKind::SCAN: {
+      std::set<NodeId> prefix;
+      for (const NodeId v : c.senders) {
+        prefix.insert(v);
+        out.push_back({v, {}, prefix});
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+// Blocks [first, last] of node v whose final values are equal, as one summary line.
+struct BlockRun {
+  int first, last;
+  std::set<NodeId> value;
+};
+
+// Consecutive blocks of v with the same final value, in O(written blocks): the blocks no
+// transfer wrote all hold the start value (a document may name billions of blocks).
+std::vector<BlockRun> block_runs(const ReductionReplay& r, NodeId v, int blocks) {
+  std::vector<BlockRun> runs;
+  const auto push = [&](int first, int last, std::set<NodeId> value) {
+    if (first > last) return;
+    if (!runs.empty() && runs.back().last + 1 == first && runs.back().value == value)
+      runs.back().last = last;
+    else
+      runs.push_back({first, last, std::move(value)});
+  };
+  int next = 0;
+  for (const int b : r.written(v)) {
+    if (b < 0 || b >= blocks) continue;
+    push(next, b - 1, r.start(v));
+    push(b, b, r.value(v, b));
+    next = b + 1;
+  }
+  push(next, blocks - 1, r.start(v));
+  return runs;
+}
+
+std::string steps_table(const Schedule& s) {
+  const Topology& t = s.topology;
+  const auto& c = s.collective;
+  ReductionReplay replay(s);
+  std::map<Step, std::vector<int>> by_step;
+  std::vector<std::string> notes;
+  for (int i = 0; i < static_cast<int>(s.transfers.size()); ++i) {
+    const auto& tr = s.transfers[i];
+    if (tr.path.empty())
+      notes.push_back(fmt::format("transfer {} (step {}) has an empty path", i, tr.step));
+    else if (tr.step < 1)
+      notes.push_back(
+          fmt::format("transfer {} ({}) is in step {}", i, hop_text(t, tr.path), tr.step));
+    else if (tr.blocks.empty())
+      notes.push_back(fmt::format("transfer {} ({}, step {}) carries no block", i,
+                                  hop_text(t, tr.path), tr.step));
+    else
+      by_step[tr.step].push_back(i);
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [step, list] : by_step) {
+    const auto sent = replay.step(list);
+    bool first = true;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const auto& tr = s.transfers[list[k]];
+      for (std::size_t j = 0; j < tr.blocks.size(); ++j) {
+        rows.push_back({first ? fmt::format("step {}:", step) : "", hop_text(t, tr.path),
+                        fmt::format("{}{}", to_string(tr.send), set_text(t, sent[k][j])),
+                        fmt::format("(block {})", tr.blocks[j]), std::string(to_string(tr.recv))});
+        first = false;
+      }
+    }
+  }
+  std::string out = rows.empty() ? "(no transfers)\n" : align(rows, "  ");
+  // The final accumulators the collective names, blocks with equal values run together.
+  std::vector<std::vector<std::string>> finals;
+  for (const auto& goal : reduction_goals(c)) {
+    std::vector<BlockRun> runs;
+    if (goal.only_block.empty()) {
+      runs = block_runs(replay, goal.node, c.blocks);
+    } else {
+      const int b = goal.only_block.front();
+      runs.push_back({b, b, replay.value(goal.node, b)});
+    }
+    for (const auto& run : runs) {
+      std::vector<NodeId> missing, extra;
+      std::set_difference(goal.senders.begin(), goal.senders.end(), run.value.begin(),
+                          run.value.end(), std::back_inserter(missing));
+      std::set_difference(run.value.begin(), run.value.end(), goal.senders.begin(),
+                          goal.senders.end(), std::back_inserter(extra));
+      std::string verdict = missing.empty() && extra.empty() ? "complete" : "";
+      if (!missing.empty())
+        verdict += fmt::format("missing {}", set_text(t, {missing.begin(), missing.end()}));
+      if (!extra.empty())
+        verdict += fmt::format("{}extra {}", verdict.empty() ? "" : ", ",
+                               set_text(t, {extra.begin(), extra.end()}));
+      finals.push_back({"  " + node_name(t, goal.node),
+                        run.first == run.last ? fmt::format("block {}:", run.first)
+                                              : fmt::format("blocks {}-{}:", run.first, run.last),
+                        set_text(t, run.value), verdict});
+    }
+  }
+  if (!finals.empty()) out += "final accumulators:\n" + align(finals, "  ");
+  if (!notes.empty()) {
+    out += "not in the table:\n";
+    for (const auto& n : notes) out += fmt::format("  {}\n", n);
+  }
+  return out;
+}
+
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
 }  // namespace
@@ -274,19 +495,35 @@ TableLayout parse_table_layout(std::string_view text) {
   if (text == "auto") return TableLayout::automatic;
   if (text == "grid") return TableLayout::grid;
   if (text == "trees") return TableLayout::trees;
-  throw InvalidParameter("expected auto, grid or trees, got '" + std::string(text) + "'",
+  if (text == "steps") return TableLayout::steps;
+  throw InvalidParameter("expected auto, grid, trees or steps, got '" + std::string(text) + "'",
                          "--layout");
 }
 
 TableLayout resolve_layout(const Schedule& s, TableLayout requested) {
+  const bool reduction = is_reduction(s.collective);
+  if (reduction && requested == TableLayout::trees)
+    throw InvalidParameter("a reduction has no message trees (use steps or grid)", "--layout");
+  if (!reduction && requested == TableLayout::steps)
+    throw InvalidParameter("the steps layout is for reductions (use grid or trees)", "--layout");
   if (requested != TableLayout::automatic) return requested;
+  if (reduction) return TableLayout::steps;
   const bool broadcast = std::any_of(s.collective.messages.begin(), s.collective.messages.end(),
                                      [](const Message& m) { return m.targets.size() > 1; });
   return broadcast ? TableLayout::trees : TableLayout::grid;
 }
 
 std::string format_schedule_table(const Schedule& s, TableLayout layout) {
-  return resolve_layout(s, layout) == TableLayout::trees ? trees_table(s) : grid_table(s);
+  switch (resolve_layout(s, layout)) {
+    case TableLayout::trees:
+      return trees_table(s);
+    case TableLayout::steps:
+      return steps_table(s);
+    case TableLayout::automatic:  // resolve_layout never returns it
+    case TableLayout::grid:
+      break;
+  }
+  return grid_table(s);
 }
 
 std::vector<StepUtilisation> channel_utilisation(const Schedule& s) {
@@ -341,12 +578,24 @@ std::string format_schedule_summary(const Schedule& s) {
   const auto kind = c.kind;
   if ((kind == CollectiveKind::OAB || kind == CollectiveKind::OAS) && c.senders.size() == 1)
     who = fmt::format("root {}", node_name(t, c.senders.front()));
-  else if (kind == CollectiveKind::AOG && c.receivers.size() == 1)
+  else if ((kind == CollectiveKind::AOG || kind == CollectiveKind::REDUCE) &&
+           c.receivers.size() == 1)
     who = fmt::format("root {}", node_name(t, c.receivers.front()));
   else
     who = fmt::format("{} senders, {} receivers", c.senders.size(), c.receivers.size());
-  out += fmt::format("collective:  {}, {}, {} messages\n", kKindNames[static_cast<int>(kind)], who,
-                     c.messages.size());
+  if (is_reduction(c)) {
+    if (kind == CollectiveKind::REDUCE) who += fmt::format(", {} senders", c.senders.size());
+    if (kind == CollectiveKind::SCAN && c.senders.size() <= 16) {
+      std::vector<std::string> order;
+      for (const NodeId v : c.senders) order.push_back(node_name(t, v));
+      who = fmt::format("{} senders in prefix order {}", c.senders.size(), fmt::join(order, ","));
+    }
+    out += fmt::format("collective:  {}, {}, {} block{}\n", to_string(kind), who, c.blocks,
+                       c.blocks == 1 ? "" : "s");
+  } else {
+    out += fmt::format("collective:  {}, {}, {} messages\n", to_string(kind), who,
+                       c.messages.size());
+  }
   out += fmt::format("model:       {}, {}, {} routing{}, {}\n",
                      s.model.ports ? fmt::format("{}-port", *s.model.ports) : "all-port",
                      s.model.switching == Switching::wormhole ? "wormhole" : "store-and-forward",
@@ -356,8 +605,15 @@ std::string format_schedule_summary(const Schedule& s) {
                          : "",
                      s.model.combining ? "combining" : "no combining");
   out += fmt::format("steps:       {}\n", s.steps);
-  out += fmt::format("lower bound: {}\n", s.lower_bound ? std::to_string(*s.lower_bound) : "-");
-  out += fmt::format("optimal:     {}\n", yes_no(s.optimal));
+  // A bound or proof inside a restriction (FORMATS.md "Schedule") goes beside the one
+  // under the model as written, never in its place.
+  std::string bound = s.lower_bound ? std::to_string(*s.lower_bound) : "-";
+  if (s.direct_delivery_bound)
+    bound += fmt::format(" (direct delivery only: {})", *s.direct_delivery_bound);
+  out += fmt::format("lower bound: {}\n", bound);
+  std::string optimal = yes_no(s.optimal);
+  if (s.optimal_within) optimal += fmt::format(" (proven optimal within {})", *s.optimal_within);
+  out += fmt::format("optimal:     {}\n", optimal);
   if (s.solver)
     out += fmt::format("solver:      {} (seed {}, {:.3f} s)\n",
                        s.solver->engine.empty() ? "?" : s.solver->engine, s.solver->seed,

@@ -1,4 +1,5 @@
-// The verifier of FORMATS.md's ten validity rules. It is the referee of every engine, so
+// The verifier of FORMATS.md's validity rules: the ten rules, and for reductions rules
+// R1-R3 (FORMATS.md "Reductions") in place of 5-7. It is the referee of every engine, so
 // it is written from the rules' text alone: it shares no code with the engines, the
 // routing module or the problem module (its own BFS for rule 9, its own reading of what
 // each collective kind means for rule 10), and it uses nothing of the Topology but the
@@ -13,7 +14,16 @@
 //     non-empty, without repeats, never the origin; one target for scatter kinds) and that
 //     the message set is what the collective kind means (AAS: one message per ordered
 //     pair of distinct processors, ...). A receiver that is also a sender need not be a
-//     target (the root of OAB may or may not be listed among the receivers).
+//     target (the root of OAB may or may not be listed among the receivers);
+//   - rule 9 under nonminimal routing caps a path at model.extra_hops more hops than the
+//     distance between its ends;
+//   - for a reduction, rule 10 also checks the sets (processors, no repeats, no messages,
+//     REDUCE one receiver, SCAN receivers = senders in order), and R1 checks
+//     collective.blocks (at least 1; REDUCESCATTER one per receiver).
+//
+// Reductions are checked by replaying the schedule on accumulators: acc[v][b] is the set
+// of senders (as indices into collective.senders) whose inputs it sums, stored only once
+// touched, so a huge `blocks` costs nothing until a transfer names the block.
 #include "ccsched/schedule/verify.hpp"
 
 #include <fmt/core.h>
@@ -32,9 +42,12 @@
 namespace ccsched {
 namespace {
 
-constexpr std::array<std::string_view, 11> kRuleNames = {
-    "",         "paths",     "steps",     "channels", "ports",      "holding",
-    "delivery", "combining", "switching", "routing",  "bookkeeping"};
+constexpr std::array<std::string_view, 14> kRuleNames = {
+    "",          "paths",     "steps",     "channels", "ports",        "holding", "delivery",
+    "combining", "switching", "routing",   "bookkeeping", "blocks",    "exactly once",
+    "result"};
+
+static_assert(kRuleResult + 1 == static_cast<int>(kRuleNames.size()));
 
 std::uint64_t pair_key(std::int64_t a, std::int64_t b) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
@@ -49,6 +62,52 @@ bool is_scatter_kind(CollectiveKind k) {
 bool is_broadcast_kind(CollectiveKind k) {
   return k == CollectiveKind::OAB || k == CollectiveKind::AAB || k == CollectiveKind::MNB;
 }
+
+bool is_reduction_kind(CollectiveKind k) {
+  return k == CollectiveKind::REDUCE || k == CollectiveKind::ALLREDUCE ||
+         k == CollectiveKind::REDUCESCATTER || k == CollectiveKind::SCAN;
+}
+
+// A set of sender indices (an accumulator's content), as a bitset of a fixed word count.
+class SenderSet {
+ public:
+  SenderSet() = default;
+  explicit SenderSet(int senders) : words_(static_cast<std::size_t>((senders + 63) / 64), 0) {}
+  void insert(int i) { words_[static_cast<std::size_t>(i) / 64] |= std::uint64_t{1} << (i % 64); }
+  bool empty() const {
+    return std::all_of(words_.begin(), words_.end(), [](std::uint64_t w) { return w == 0; });
+  }
+  bool intersects(const SenderSet& o) const {
+    for (std::size_t k = 0; k < words_.size(); ++k)
+      if ((words_[k] & o.words_[k]) != 0) return true;
+    return false;
+  }
+  SenderSet& operator|=(const SenderSet& o) {
+    for (std::size_t k = 0; k < words_.size(); ++k) words_[k] |= o.words_[k];
+    return *this;
+  }
+  SenderSet minus(const SenderSet& o) const {
+    SenderSet out = *this;
+    for (std::size_t k = 0; k < words_.size(); ++k) out.words_[k] &= ~o.words_[k];
+    return out;
+  }
+  SenderSet common(const SenderSet& o) const {
+    SenderSet out = *this;
+    for (std::size_t k = 0; k < words_.size(); ++k) out.words_[k] &= o.words_[k];
+    return out;
+  }
+  bool operator==(const SenderSet&) const = default;
+  std::vector<int> members() const {
+    std::vector<int> out;
+    for (std::size_t k = 0; k < words_.size(); ++k)
+      for (int bit = 0; bit < 64; ++bit)
+        if ((words_[k] >> bit) & 1U) out.push_back(static_cast<int>(k * 64) + bit);
+    return out;
+  }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
 
 std::string_view kind_name(CollectiveKind k) {
   switch (k) {
@@ -89,6 +148,7 @@ class Verifier {
   explicit Verifier(const Schedule& s) : s_(s), t_(s.topology) {}
 
   std::vector<Violation> run() {
+    if (is_reduction_kind(s_.collective.kind)) return run_reduction();
     index_messages();
     check_paths();        // rule 1
     check_steps();        // rule 2
@@ -103,12 +163,29 @@ class Verifier {
     return std::move(out_);
   }
 
+  // FORMATS.md "Reductions": rules 1-4, 8, 9, the step part of 10, then R1-R3.
+  std::vector<Violation> run_reduction() {
+    check_paths();
+    check_steps();
+    check_channels();
+    check_ports();
+    check_switching();
+    check_routing();
+    check_step_count();
+    check_reduction_sets();
+    if (check_blocks()) {  // R1
+      replay_reduction();  // R2
+      check_results();     // R3
+    }
+    return std::move(out_);
+  }
+
  private:
   bool valid_node(NodeId n) const { return n >= 0 && n < t_.node_count(); }
   bool valid_processor(NodeId n) const { return valid_node(n) && t_.is_processor(n); }
 
   void add(Violation v) {
-    v.text = fmt::format("rule {} ({}): {}", v.rule, kRuleNames[v.rule], v.text);
+    v.text = fmt::format("rule {} ({}): {}", rule_label(v.rule), kRuleNames[v.rule], v.text);
     out_.push_back(std::move(v));
   }
 
@@ -389,9 +466,13 @@ class Verifier {
     return dist;
   }
 
-  // Rule 9: a path is minimal when its hop count equals the distance between its ends.
+  // Rule 9: a path is minimal when its hop count equals the distance between its ends;
+  // under nonminimal routing it may be at most model.extra_hops longer.
   void check_routing() {
-    if (s_.model.routing != Routing::minimal) return;
+    if (s_.model.routing == Routing::nonminimal) {
+      check_stretch();
+      return;
+    }
     for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
       const auto& tr = s_.transfers[i];
       if (tr.path.size() < 2 || !valid_node(tr.path.front()) || !valid_node(tr.path.back()))
@@ -408,6 +489,27 @@ class Verifier {
                "is {}",
                tr.step, i, tr.path.front(), tr.path.back(), hops, hops == 1 ? "" : "s",
                d == kUnreachable ? std::string("infinite (unreachable)") : std::to_string(d))});
+    }
+  }
+
+  void check_stretch() {
+    const long long slack = s_.model.extra_hops;
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      if (tr.path.size() < 2 || !valid_node(tr.path.front()) || !valid_node(tr.path.back()))
+        continue;  // rule 1 has said why
+      const long long hops = static_cast<long long>(tr.path.size()) - 1;
+      const int d = distances(tr.path.front())[tr.path.back()];
+      // Unreachable ends mean some pair of the path is not a channel: rule 1 reports it.
+      if (d == kUnreachable || hops <= d + slack) continue;
+      add({.rule = 9,
+           .step = tr.step,
+           .transfer = i,
+           .node = tr.path.front(),
+           .text = fmt::format("step {}, transfer {}: path {}->{} has {} hops, {} more than the "
+                               "distance {}; nonminimal routing allows at most {} extra",
+                               tr.step, i, tr.path.front(), tr.path.back(), hops, hops - d, d,
+                               slack)});
     }
   }
 
@@ -454,19 +556,20 @@ class Verifier {
   // Rule 10: senders and receivers are processors without repeats; the senders are
   // exactly the origins; every target is a receiver; every receiver is a target (or a
   // sender, see the file comment).
+  // Rule 10: a list of processors without repeats; fills `set` with its valid members.
+  void check_list(const std::vector<NodeId>& list, std::string_view what, std::set<NodeId>& set) {
+    for (const NodeId n : list) {
+      if (!valid_processor(n))
+        add({.rule = 10,
+             .node = n,
+             .text = fmt::format("{} lists {}, which is not a processor", what, n)});
+      else if (!set.insert(n).second)
+        add({.rule = 10, .node = n, .text = fmt::format("{} lists {} twice", what, n)});
+    }
+  }
+
   void check_participants() {
     const auto& c = s_.collective;
-    const auto check_list = [&](const std::vector<NodeId>& list, std::string_view what,
-                                std::set<NodeId>& set) {
-      for (const NodeId n : list) {
-        if (!valid_processor(n))
-          add({.rule = 10,
-               .node = n,
-               .text = fmt::format("{} lists {}, which is not a processor", what, n)});
-        else if (!set.insert(n).second)
-          add({.rule = 10, .node = n, .text = fmt::format("{} lists {} twice", what, n)});
-      }
-    };
     check_list(c.senders, "senders", senders_);
     check_list(c.receivers, "receivers", receivers_);
     std::set<NodeId> origins, targets;
@@ -700,6 +803,272 @@ class Verifier {
              .text = fmt::format("{} needs a message from {}; there is none", name, origin)});
   }
 
+
+  // --- reductions (FORMATS.md "Reductions") ---------------------------------------------
+
+  // Rule 10 for a reduction (beyond the wording, see the file comment): the sets are
+  // processors without repeats, there are no messages, REDUCE has one receiver, SCAN's
+  // receivers are its senders in the same order. Also numbers the senders for R2/R3.
+  void check_reduction_sets() {
+    const auto& c = s_.collective;
+    const std::string_view name = kind_name(c.kind);
+    check_list(c.senders, "senders", senders_);
+    check_list(c.receivers, "receivers", receivers_);
+    if (!c.messages.empty())
+      add({.rule = 10,
+           .text = fmt::format("{} is a reduction and has no messages; messages lists {}", name,
+                               c.messages.size())});
+    if (c.senders.empty())
+      add({.rule = 10, .text = fmt::format("{} needs at least one sender", name)});
+    if (c.kind == CollectiveKind::REDUCE && c.receivers.size() != 1)
+      add({.rule = 10,
+           .text = fmt::format("REDUCE has exactly one receiver (the root); {} listed",
+                               c.receivers.size())});
+    if (c.kind == CollectiveKind::SCAN && c.receivers != c.senders)
+      add({.rule = 10,
+           .text = "SCAN's receivers must be its senders, in the same order (the prefix order)"});
+    for (int i = 0; i < static_cast<int>(c.senders.size()); ++i)
+      if (valid_processor(c.senders[i])) sender_index_.try_emplace(c.senders[i], i);
+    sender_count_ = static_cast<int>(c.senders.size());
+  }
+
+  // R1: collective.blocks, and each transfer's block list. Fills blocks_[i] with the
+  // distinct in-range blocks of transfer i. False when `blocks` itself is unusable.
+  bool check_blocks() {
+    const auto& c = s_.collective;
+    const int nblocks = c.blocks;
+    if (nblocks < 1) {
+      add({.rule = kRuleBlocks,
+           .text = fmt::format("collective.blocks is {}; an input has at least one block",
+                               nblocks)});
+      return false;
+    }
+    if (c.kind == CollectiveKind::REDUCESCATTER &&
+        static_cast<std::size_t>(nblocks) != c.receivers.size())
+      add({.rule = kRuleBlocks,
+           .text = fmt::format("REDUCESCATTER has one block per receiver: {} receivers, "
+                               "collective.blocks is {}",
+                               c.receivers.size(), nblocks)});
+    blocks_.resize(s_.transfers.size());
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& tr = s_.transfers[i];
+      const auto at = [&](std::string text, std::optional<int> block = std::nullopt) {
+        add({.rule = kRuleBlocks,
+             .step = tr.step,
+             .transfer = i,
+             .node = tr.path.empty() ? std::optional<NodeId>() : tr.path.front(),
+             .block = block,
+             .text = fmt::format("step {}, transfer {}: {}", tr.step, i, text)});
+      };
+      if (!tr.messages.empty())
+        at(fmt::format("carries {} message{}; a reduction transfer carries blocks",
+                       tr.messages.size(), tr.messages.size() == 1 ? "" : "s"));
+      if (tr.blocks.empty()) at("carries no block");
+      if (!s_.model.combining && tr.blocks.size() > 1)
+        at(fmt::format("carries {} blocks; without combining a transfer carries exactly one",
+                       tr.blocks.size()));
+      for (const int b : tr.blocks) {
+        if (b < 0 || b >= nblocks) {
+          at(fmt::format("block {} is outside 0..{}", b, nblocks - 1), b);
+        } else if (std::find(blocks_[i].begin(), blocks_[i].end(), b) != blocks_[i].end()) {
+          at(fmt::format("lists block {} twice", b), b);
+        } else {
+          blocks_[i].push_back(b);
+        }
+      }
+    }
+    return true;
+  }
+
+  // The ends of a transfer that can take part in the replay: both processors (rule 1
+  // reports anything else).
+  bool replayable(const Transfer& tr) const {
+    return tr.path.size() >= 2 && valid_processor(tr.path.front()) &&
+           valid_processor(tr.path.back());
+  }
+
+  // acc[v][b] before any transfer: {v} for a sender, else empty.
+  SenderSet start_value(NodeId v) const {
+    SenderSet start(sender_count_);
+    if (const auto it = sender_index_.find(v); it != sender_index_.end()) start.insert(it->second);
+    return start;
+  }
+
+  // acc[v][b] now: as last written, or as it started.
+  SenderSet current(NodeId v, int b) const {
+    if (const auto it = acc_.find(pair_key(v, b)); it != acc_.end()) return it->second;
+    return start_value(v);
+  }
+
+  // "{0,3,5}": the senders of a set, as node ids.
+  std::string nodes_of(const SenderSet& set) const {
+    std::vector<NodeId> ids;
+    for (const int i : set.members()) ids.push_back(s_.collective.senders[i]);
+    return fmt::format("{{{}}}", fmt::join(ids, ","));
+  }
+
+  // R2: replays the transfers step by step. Every value is taken from the accumulators as
+  // they stood at the start of the step, and every receive takes effect at its end.
+  void replay_reduction() {
+    std::map<Step, std::vector<int>> by_step;
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i)
+      if (replayable(s_.transfers[i]) && !blocks_[i].empty())
+        by_step[s_.transfers[i].step].push_back(i);
+    for (const auto& [step, list] : by_step) replay_step(step, list);
+  }
+
+  void replay_step(Step step, const std::vector<int>& list) {
+    struct Receive {
+      int transfer;
+      SenderSet value;
+      ReductionRecv recv;
+    };
+    // All writers of each accumulator in this step, in transfer order.
+    std::map<std::uint64_t, std::vector<int>> writers;
+    for (const int i : list)
+      for (const int b : blocks_[i]) writers[pair_key(s_.transfers[i].path.back(), b)].push_back(i);
+    std::map<std::uint64_t, std::vector<Receive>> receives;
+    std::map<std::uint64_t, SenderSet> reduced;  // values reduced into acc[v][b] so far
+    for (const int i : list) {
+      const auto& tr = s_.transfers[i];
+      const NodeId u = tr.path.front(), v = tr.path.back();
+      for (const int b : blocks_[i]) {
+        const auto at = [&](std::string text) {
+          add({.rule = kRuleExactlyOnce,
+               .step = step,
+               .transfer = i,
+               .node = v,
+               .block = b,
+               .text = fmt::format("step {}, transfer {} ({}->{}), block {}: {}", step, i, u, v,
+                                   b, text)});
+        };
+        SenderSet value(sender_count_);
+        if (tr.send == ReductionSend::input) {
+          const auto it = sender_index_.find(u);
+          if (it == sender_index_.end()) {
+            at(fmt::format("sends the input of {}, which is not a sender", u));
+            continue;
+          }
+          value.insert(it->second);
+        } else {
+          value = current(u, b);
+          if (value.empty()) {
+            at(fmt::format("sends acc[{}][{}], which is empty at the start of the step", u, b));
+            continue;
+          }
+        }
+        const auto key = pair_key(v, b);
+        const auto& all = writers[key];
+        if (tr.recv == ReductionRecv::copy) {
+          if (all.size() > 1) {
+            std::vector<int> others;
+            for (const int j : all)
+              if (j != i) others.push_back(j);
+            at(fmt::format("copies into acc[{}][{}], which transfer{} {} also write{} in this step",
+                           v, b, others.size() == 1 ? "" : "s", fmt::join(others, ", "),
+                           others.size() == 1 ? "s" : ""));
+          }
+        } else {
+          const SenderSet held = current(v, b);
+          if (value.intersects(held))
+            at(fmt::format("reduces {} into acc[{}][{}] = {}: the input{} of {} would count twice",
+                           nodes_of(value), v, b, nodes_of(held),
+                           value.common(held).members().size() == 1 ? "" : "s",
+                           nodes_of(value.common(held))));
+          auto [so_far, fresh] = reduced.try_emplace(key, SenderSet(sender_count_));
+          if (!fresh && value.intersects(so_far->second))
+            at(fmt::format("reduces {} into acc[{}][{}], which other transfers of this step "
+                           "also reduce {} into: the input{} of {} would count twice",
+                           nodes_of(value), v, b, nodes_of(so_far->second),
+                           value.common(so_far->second).members().size() == 1 ? "" : "s",
+                           nodes_of(value.common(so_far->second))));
+          so_far->second |= value;
+        }
+        receives[key].push_back({i, std::move(value), tr.recv});
+      }
+    }
+    // End of the step. After a violation the order is a choice: copies first (the last one
+    // wins), then the reduced values, so that later steps are still checked sensibly.
+    for (auto& [key, list_of] : receives) {
+      const NodeId v = static_cast<NodeId>(key >> 32);
+      const int b = static_cast<int>(static_cast<std::uint32_t>(key));
+      SenderSet next = current(v, b);
+      for (const auto& r : list_of)
+        if (r.recv == ReductionRecv::copy) next = r.value;
+      for (const auto& r : list_of)
+        if (r.recv == ReductionRecv::reduce) next |= r.value;
+      acc_.insert_or_assign(key, std::move(next));
+      touched_[v].insert(b);
+    }
+  }
+
+  // R3: the accumulators the kind names (FORMATS.md "Reductions", table), read here from
+  // the kind's definition: REDUCE and ALLREDUCE every receiver and block, all senders;
+  // REDUCESCATTER receiver j, block j; SCAN sender j, every block, senders 0..j.
+  void check_results() {
+    const auto& c = s_.collective;
+    const std::string_view name = kind_name(c.kind);
+    SenderSet all(sender_count_);
+    for (const auto& [node, index] : sender_index_) all.insert(index);
+    const auto check = [&](NodeId v, int b, const SenderSet& want, std::string_view needs) {
+      const SenderSet got = current(v, b);
+      if (got == want) return;
+      const SenderSet missing = want.minus(got), extra = got.minus(want);
+      std::string what = fmt::format("at the end acc[{}][{}] = {}; {} needs {}", v, b,
+                                     nodes_of(got), name, needs);
+      if (!missing.empty()) what += fmt::format(", missing {}", nodes_of(missing));
+      if (!extra.empty()) what += fmt::format(", extra {}", nodes_of(extra));
+      add({.rule = kRuleResult, .node = v, .block = b, .text = what});
+    };
+    // Every block of node v: the touched ones one by one; the untouched ones still hold
+    // the start value, so they are checked once and named one by one only up to a limit
+    // (a document may claim billions of blocks).
+    const auto every_block = [&](NodeId v, const SenderSet& want, const std::string& needs) {
+      const auto touched_it = touched_.find(v);
+      const std::set<int> none;
+      const std::set<int>& touched = touched_it == touched_.end() ? none : touched_it->second;
+      for (const int b : touched) check(v, b, want, needs);
+      const long long untouched =
+          static_cast<long long>(c.blocks) - static_cast<long long>(touched.size());
+      if (untouched <= 0 || start_value(v) == want) return;
+      constexpr long long kNamed = 16;
+      long long named = 0;
+      int b = 0;
+      for (; b < c.blocks && named < kNamed; ++b) {
+        if (touched.contains(b)) continue;
+        check(v, b, want, needs);
+        ++named;
+      }
+      if (untouched > named)
+        add({.rule = kRuleResult,
+             .node = v,
+             .text = fmt::format("and {} more blocks of {} are never written, each with the "
+                                 "same shortfall",
+                                 untouched - named, v)});
+    };
+    if (c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::ALLREDUCE) {
+      for (const NodeId v : c.receivers)
+        if (valid_processor(v))
+          every_block(v, all, fmt::format("the inputs of all {} senders", sender_index_.size()));
+    } else if (c.kind == CollectiveKind::REDUCESCATTER) {
+      const int n = std::min<int>(static_cast<int>(c.receivers.size()), c.blocks);
+      for (int j = 0; j < n; ++j)
+        if (valid_processor(c.receivers[j]))
+          check(c.receivers[j], j, all,
+                fmt::format("block {} summed over all {} senders (receiver {})", j,
+                            sender_index_.size(), j));
+    } else {  // SCAN
+      SenderSet prefix(sender_count_);
+      for (int j = 0; j < sender_count_; ++j) {
+        const NodeId v = c.senders[j];
+        const auto it = sender_index_.find(v);
+        if (it == sender_index_.end() || it->second != j) continue;  // rule 10 reported it
+        prefix.insert(j);
+        every_block(v, prefix, fmt::format("the inputs of senders 0..{} (inclusive prefix)", j));
+      }
+    }
+  }
+
   const Schedule& s_;
   const Topology& t_;
   std::vector<Violation> out_;
@@ -708,12 +1077,23 @@ class Verifier {
   std::unordered_map<std::uint64_t, Step> delivered_;  // (message index, node) -> step
   std::unordered_map<NodeId, std::vector<int>> bfs_cache_;
   std::set<NodeId> senders_, receivers_;  // valid processors only
+  // Reductions.
+  std::unordered_map<NodeId, int> sender_index_;  // first position in collective.senders
+  int sender_count_ = 0;                          // size of collective.senders
+  std::vector<std::vector<int>> blocks_;          // per transfer: distinct in-range blocks
+  std::unordered_map<std::uint64_t, SenderSet> acc_;  // (node, block) -> acc, once written
+  std::unordered_map<NodeId, std::set<int>> touched_;  // node -> blocks written
 };
 
 }  // namespace
 
 std::string_view rule_name(int rule) {
-  return rule >= 1 && rule <= 10 ? kRuleNames[rule] : std::string_view("unknown");
+  return rule >= 1 && rule <= kRuleResult ? kRuleNames[rule] : std::string_view("unknown");
+}
+
+std::string rule_label(int rule) {
+  return rule >= kRuleBlocks && rule <= kRuleResult ? fmt::format("R{}", rule - kRuleBlocks + 1)
+                                                    : std::to_string(rule);
 }
 
 std::vector<Violation> verify_schedule(const Schedule& s) { return Verifier(s).run(); }

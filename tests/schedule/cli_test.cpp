@@ -168,5 +168,55 @@ TEST_F(Cli, ShowPrintsHeaderTableAndUtilisation) {
   EXPECT_NE(r.out.find("valid:       NO, 2 violations"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, VerifyAndShowAReduction) {
+  const auto ok = write("rs.json", write_schedule_json(test::ring4_reduce_scatter()));
+  auto r = run("verify " + ok);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "valid: REDUCESCATTER on ring:4, 12 transfers in 3 steps\n");
+  r = run("show " + ok);
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* part :
+       {"collective:  REDUCESCATTER, 4 senders, 4 receivers, 4 blocks\n", "valid:       yes\n",
+        "step 3:  0 -> 1  acc{0,2,3}  (block 1)  reduce\n", "final accumulators:\n",
+        "  3  block 3:  {0,1,2,3}  complete\n", "step 3: 4/8 channels (50.0 %)\n"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+
+  auto s = test::ring4_reduce_scatter();
+  s.transfers[5].blocks = {9};  // node 1's block 3 in step 2 goes astray
+  const auto bad = write("bad.json", write_schedule_json(s));
+  r = run("verify " + bad);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("rule R1 (blocks): step 2, transfer 5: block 9 is outside 0..3\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("rule R3 (result): at the end acc[3][3] = {2,3}"), std::string::npos)
+      << r.out;
+  r = run("verify --json " + bad);
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["violations"].size(), 2U) << r.out;
+  EXPECT_EQ(doc["violations"][0]["rule"], "R1");
+  EXPECT_EQ(doc["violations"][0]["block"], 9);
+  EXPECT_EQ(doc["violations"][1]["rule"], "R3");
+  EXPECT_EQ(doc["violations"][1]["node"], 3);
+  EXPECT_EQ(doc["violations"][1]["block"], 3);
+  r = run("show --layout trees " + ok);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--layout"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, BadReductionRequestsAreOneLineErrors) {
+  for (const char* args : {"bounds ring:4 --cc ALLREDUCE --blocks 0",
+                           "bounds ring:4 --cc REDUCESCATTER --blocks 3",
+                           "bounds ring:4 --cc REDUCE --root 9"}) {
+    const auto r = run(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string(args).find("root") != std::string::npos ? "--root"
+                                                                               : "--blocks"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace ccsched

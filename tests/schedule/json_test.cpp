@@ -22,6 +22,7 @@ void expect_same(const Schedule& a, const Schedule& b) {
   EXPECT_EQ(a.collective.kind, b.collective.kind);
   EXPECT_EQ(a.collective.senders, b.collective.senders);
   EXPECT_EQ(a.collective.receivers, b.collective.receivers);
+  EXPECT_EQ(a.collective.blocks, b.collective.blocks);
   ASSERT_EQ(a.collective.messages.size(), b.collective.messages.size());
   for (std::size_t i = 0; i < a.collective.messages.size(); ++i) {
     EXPECT_EQ(a.collective.messages[i].id, b.collective.messages[i].id);
@@ -32,15 +33,25 @@ void expect_same(const Schedule& a, const Schedule& b) {
   EXPECT_EQ(a.model.switching, b.model.switching);
   EXPECT_EQ(a.model.routing, b.model.routing);
   EXPECT_EQ(a.model.combining, b.model.combining);
+  if (a.model.routing == Routing::nonminimal) {
+    EXPECT_EQ(a.model.extra_hops, b.model.extra_hops);
+  }
   EXPECT_EQ(a.steps, b.steps);
   ASSERT_EQ(a.transfers.size(), b.transfers.size());
   for (std::size_t i = 0; i < a.transfers.size(); ++i) {
     EXPECT_EQ(a.transfers[i].step, b.transfers[i].step);
     EXPECT_EQ(a.transfers[i].path, b.transfers[i].path);
     EXPECT_EQ(a.transfers[i].messages, b.transfers[i].messages);
+    if (a.collective.kind >= CollectiveKind::REDUCE) {
+      EXPECT_EQ(a.transfers[i].blocks, b.transfers[i].blocks);
+      EXPECT_EQ(a.transfers[i].send, b.transfers[i].send);
+      EXPECT_EQ(a.transfers[i].recv, b.transfers[i].recv);
+    }
   }
   EXPECT_EQ(a.lower_bound, b.lower_bound);
   EXPECT_EQ(a.optimal, b.optimal);
+  EXPECT_EQ(a.optimal_within, b.optimal_within);
+  EXPECT_EQ(a.direct_delivery_bound, b.direct_delivery_bound);
   ASSERT_EQ(a.solver.has_value(), b.solver.has_value());
   if (a.solver) {
     EXPECT_EQ(a.solver->engine, b.solver->engine);
@@ -76,6 +87,51 @@ TEST(ScheduleJson, RoundTripModelVariants) {
   EXPECT_EQ(back.model.extra_hops, 3);
   EXPECT_FALSE(back.lower_bound.has_value());
   EXPECT_FALSE(back.solver.has_value());
+}
+
+TEST(ScheduleJson, RoundTripProofFields) {
+  auto s = test::ring4_aas();
+  s.lower_bound = 2;
+  s.optimal_within = "direct delivery";
+  s.direct_delivery_bound = 3;
+  const auto back = round_trip(s);
+  expect_same(s, back);
+  EXPECT_EQ(back.optimal_within, "direct delivery");
+  const auto doc = json::parse(write_schedule_json(s));
+  EXPECT_EQ(doc["direct_delivery_bound"], 3);
+  EXPECT_FALSE(json::parse(write_schedule_json(test::ring4_aas())).contains("optimal_within"));
+}
+
+TEST(ScheduleJson, RoundTripReductions) {
+  auto s = test::ring4_reduce_scatter();
+  s.transfers[5].recv = ReductionRecv::copy;  // both receive actions survive
+  expect_same(s, round_trip(s));
+  for (const auto kind : {CollectiveKind::REDUCE, CollectiveKind::ALLREDUCE,
+                          CollectiveKind::SCAN}) {
+    s.collective.kind = kind;
+    s.collective.blocks = 7;
+    s.model.combining = true;
+    s.transfers[0].blocks = {6, 0};
+    const auto back = round_trip(s);
+    expect_same(s, back);
+    EXPECT_EQ(back.collective.kind, kind);
+  }
+}
+
+TEST(ScheduleJson, ReductionShapeFollowsFormatsMd) {
+  const auto doc = json::parse(write_schedule_json(test::ring4_reduce_scatter()));
+  EXPECT_EQ(doc["collective"]["kind"], "REDUCESCATTER");
+  EXPECT_EQ(doc["collective"]["blocks"], 4);
+  EXPECT_EQ(doc["messages"], json::array());
+  // Transfer 5 is node 1's in step 2: block (1 - 2) mod 4 = 3, its partial sum.
+  EXPECT_EQ(doc["transfers"][5], json::parse(R"({"step": 2, "path": [1, 2], "blocks": [3],
+                                                 "send": "acc", "recv": "reduce"})"));
+  EXPECT_EQ(doc["transfers"][0]["send"], "input");
+  // Message collectives keep their shape: no blocks anywhere.
+  const auto aas = json::parse(write_schedule_json(test::ring4_aas()));
+  EXPECT_FALSE(aas["collective"].contains("blocks"));
+  EXPECT_FALSE(aas["transfers"][0].contains("blocks"));
+  EXPECT_FALSE(aas["transfers"][0].contains("send"));
 }
 
 TEST(ScheduleJson, RoundTripFaultyTopologyWithSwitches) {
@@ -268,6 +324,60 @@ TEST(ScheduleJson, Files) {
   } catch (const InvalidInput& e) {
     EXPECT_EQ(std::string(e.what()), "/tmp: is a directory");
   }
+}
+
+TEST(ScheduleJson, ReductionReaderDefaultsAndErrors) {
+  const auto valid = json::parse(write_schedule_json(test::ring4_reduce_scatter()));
+  auto doc = valid;
+  doc.erase("messages");  // a reduction has none: the key may be left out
+  doc["collective"].erase("blocks");
+  const auto s = read_schedule_json(doc.dump(), "r.json");
+  EXPECT_TRUE(s.collective.messages.empty());
+  EXPECT_EQ(s.collective.blocks, 4);  // REDUCESCATTER: one block per receiver
+  EXPECT_TRUE(verify_schedule(s).empty());
+  doc["collective"]["kind"] = "allreduce";  // kinds are matched without regard to case
+  EXPECT_EQ(read_schedule_json(doc.dump(), "").collective.blocks, 1);
+
+  doc = valid;
+  doc["transfers"][2]["send"] = "partial";
+  EXPECT_EQ(error_of(doc),
+            "bad.json: transfers[2].send: expected \"input\" or \"acc\", got \"partial\"");
+  doc = valid;
+  doc["transfers"][2]["recv"] = 1;
+  EXPECT_EQ(error_of(doc), "bad.json: transfers[2].recv: expected a string, got number");
+  doc = valid;
+  doc["transfers"][3].erase("blocks");
+  EXPECT_EQ(error_of(doc), "bad.json: transfers[3]: missing key \"blocks\"");
+  doc = valid;
+  doc["transfers"][3]["blocks"][0] = "b";
+  EXPECT_EQ(error_of(doc),
+            "bad.json: transfers[3].blocks[0]: expected an integer, got string \"b\"");
+  doc = valid;
+  doc["collective"]["blocks"] = -1;
+  EXPECT_NE(error_of(doc).find("collective.blocks: integer -1 is out of range"),
+            std::string::npos);
+  doc["collective"]["blocks"] = 0;  // well-typed: the verifier's R1 reports it
+  EXPECT_EQ(read_schedule_json(doc.dump(), "").collective.blocks, 0);
+  // A message collective still needs its messages.
+  doc = json::parse(write_schedule_json(test::ring4_aas()));
+  doc["transfers"][0].erase("messages");
+  EXPECT_EQ(error_of(doc), "bad.json: transfers[0]: missing key \"messages\"");
+}
+
+TEST(ScheduleJson, NonminimalWithoutExtraHopsIsUncapped) {
+  auto s = test::ring4_aas();
+  s.transfers[0].step = 3;
+  s.transfers[0].path = {0, 3, 2, 1};  // two hops longer than the distance
+  s.steps = 3;
+  s.model.routing = Routing::nonminimal;
+  s.model.extra_hops = 1;
+  auto doc = json::parse(write_schedule_json(s));
+  EXPECT_EQ(doc["model"]["extra_hops"], 1);
+  EXPECT_FALSE(verify_schedule(read_schedule_json(doc.dump(), "")).empty());
+  doc["model"].erase("extra_hops");  // FORMATS.md: no cap
+  const auto back = read_schedule_json(doc.dump(), "");
+  EXPECT_GE(back.model.extra_hops, back.topology.channel_count());
+  EXPECT_TRUE(verify_schedule(back).empty()) << test::all_text(verify_schedule(back));
 }
 
 }  // namespace

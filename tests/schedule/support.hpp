@@ -166,4 +166,38 @@ inline Schedule ring4_oab() {
   return s;
 }
 
+// A reduction transfer (FORMATS.md "Reductions").
+inline Transfer reduction_transfer(Step step, std::vector<NodeId> path, std::vector<int> blocks,
+                                   ReductionSend send,
+                                   ReductionRecv recv = ReductionRecv::reduce) {
+  Transfer t;
+  t.step = step;
+  t.path = std::move(path);
+  t.blocks = std::move(blocks);
+  t.send = send;
+  t.recv = recv;
+  return t;
+}
+
+// Ring reduce-scatter on ring:4, 1-port, 4 blocks: in step s node i sends block (i - s)
+// mod 4 to i + 1, its own input in step 1 and its partial sum after, reduced on arrival;
+// block j travels j+1 -> j+2 -> j+3 -> j and ends at receiver j complete. Transfer
+// 4(s-1) + i is node i's in step s.
+inline Schedule ring4_reduce_scatter() {
+  Schedule s;
+  s.topology = ring(4);
+  s.collective.kind = CollectiveKind::REDUCESCATTER;
+  s.collective.senders = {0, 1, 2, 3};
+  s.collective.receivers = s.collective.senders;
+  s.collective.blocks = 4;
+  s.model.ports = 1;
+  s.steps = 3;
+  for (Step st = 1; st <= 3; ++st)
+    for (NodeId i = 0; i < 4; ++i)
+      s.transfers.push_back(reduction_transfer(st, {i, (i + 1) % 4}, {((i - st) % 4 + 4) % 4},
+                                               st == 1 ? ReductionSend::input
+                                                       : ReductionSend::acc));
+  return s;
+}
+
 }  // namespace ccsched::test

@@ -6,6 +6,9 @@
 //   - the broadcast trees of seed 000 Table 4: per message source, its subtrees (one per
 //     child of the source), each written as root-to-leaf paths "0-4-x-x-9" where position
 //     i after the source is step i and 'x' marks a step in which the message does not move;
+//   - for a reduction (FORMATS.md "Reductions"), the steps: per step one line per block a
+//     transfer carries, "3 -> 1  acc{2,3} (block 0) reduce" (who adds what into whom),
+//     then the final value of every accumulator the collective names;
 //   - a per-step channel utilisation line (channels used / channels available, %).
 //
 // Nodes are written by label when the topology has labels (Kautz words), else by id.
@@ -23,16 +26,19 @@
 namespace ccsched {
 
 enum class TableLayout {
-  automatic,  // grid for scatter-type collectives, trees for broadcast-type ones
+  automatic,  // steps for reductions, grid for scatter-type collectives, trees for broadcasts
   grid,       // seed 000 Table 3 / seed 001 Table 2
   trees,      // seed 000 Table 4
+  steps,      // reductions: per step, who adds what into whom
 };
 
-// "auto" | "grid" | "trees"; throws InvalidParameter naming the text.
+// "auto" | "grid" | "trees" | "steps"; throws InvalidParameter naming the text.
 TableLayout parse_table_layout(std::string_view text);
 
-// The layout `automatic` resolves to for this schedule: trees when some message has more
-// than one target (OAB, AAB, MNB, multi-target CUSTOM), else grid.
+// The layout `automatic` resolves to for this schedule: steps for a reduction, trees when
+// some message has more than one target (OAB, AAB, MNB, multi-target CUSTOM), else grid.
+// A reduction has no message trees, and a message collective no accumulators: asking for
+// trees of the one or steps of the other throws InvalidParameter naming --layout.
 TableLayout resolve_layout(const Schedule& s, TableLayout requested);
 
 // The table in the requested layout, lines ending in '\n', columns aligned with spaces.
@@ -51,8 +57,9 @@ struct StepUtilisation {
 // that name no channel are skipped).
 std::vector<StepUtilisation> channel_utilisation(const Schedule& s);
 
-// The header of `ccsched show`: network, collective, model, steps, lower bound, optimal,
-// solver; one "name: value" line each.
+// The header of `ccsched show`: network, collective, model, steps, lower bound (with the
+// direct-delivery bound when the schedule has one), optimal (with the restriction a proof
+// holds within, `optimal_within`, when it has one), solver; one "name: value" line each.
 std::string format_schedule_summary(const Schedule& s);
 
 // "step 1: 30/36 channels (83.3 %)" per step, then "total: .../... (.. %)".

@@ -1,4 +1,5 @@
-// The verifier: checks the ten validity rules of FORMATS.md and names every violation.
+// The verifier: checks the validity rules of FORMATS.md (the ten rules, and R1-R3 for
+// reductions) and names every violation.
 // It shares no code with the engines beyond the data types, so it catches their bugs.
 #pragma once
 
@@ -12,26 +13,38 @@
 
 namespace ccsched {
 
+// The reduction rules R1-R3 of FORMATS.md "Reductions", numbered after the ten rules so
+// that one integer orders and names every rule. A reduction schedule is checked against
+// rules 1-4, 8, 9, the step part of 10, and these three (which replace rules 5-7).
+inline constexpr int kRuleBlocks = 11;       // R1
+inline constexpr int kRuleExactlyOnce = 12;  // R2
+inline constexpr int kRuleResult = 13;       // R3
+
 // One broken rule at one place. The fields that do not apply are empty; `text` is the
 // whole line `ccsched verify` prints ("rule 3 (channels): step 2, transfers 4 and 7 both
-// use channel 5 (3->8)"). Every member has an initializer so designated initializers
-// may name only the fields that apply.
+// use channel 5 (3->8)", "rule R2 (exactly once): step 2, transfer 3: ..."). Every member
+// has an initializer so designated initializers may name only the fields that apply.
 struct Violation {
-  int rule = 0;  // 1..10 as numbered in FORMATS.md
+  int rule = 0;  // 1..10 as numbered in FORMATS.md; kRuleBlocks.. for R1..R3
   std::optional<Step> step{};
   std::optional<int> transfer{};  // index into Schedule::transfers
   std::optional<ChannelId> channel{};
   std::optional<NodeId> node{};
   std::optional<MessageId> message{};
+  std::optional<int> block{};  // reductions: the block of the accumulator concerned
   std::string text{};  // one line, human readable
 };
 
-// Every violation of the ten rules, in rule order (within a rule, in transfer / message
+// Every violation, in rule order (1..10, then R1..R3; within a rule, in transfer / message
 // order). Empty means valid. Never throws on malformed content (node ids out of range,
-// empty paths, unknown message ids): those are violations too.
+// empty paths, unknown message ids, block ids out of range): those are violations too.
 std::vector<Violation> verify_schedule(const Schedule& s);
 
-// "paths", "steps", "channels", ... for rule 1..10 (FORMATS.md headings, lower case).
+// "paths", "steps", "channels", ... for rule 1..10 (FORMATS.md headings, lower case);
+// "blocks", "exactly once", "result" for R1..R3; "unknown" otherwise.
 std::string_view rule_name(int rule);
+
+// How FORMATS.md writes the rule: "3" for rule 3, "R2" for kRuleExactlyOnce.
+std::string rule_label(int rule);
 
 }  // namespace ccsched
