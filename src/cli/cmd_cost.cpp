@@ -1,9 +1,11 @@
-// `ccsched cost FILE --t0 TIME --t1 TIME_PER_BYTE --bytes M [--th TIME] [--json]`: the time
-// of a schedule under the seeds' linear model, t_CC = sum_i (t0 + m_i*t1) (seed 001,
-// eq. (1); seed 000, eq. (4)), step by step and in total, in microseconds. Every message
-// is M bytes; a combined transfer of c messages carries c*M bytes. The schedule is
-// verified first: an invalid one has no meaningful time (exit 2, naming the first broken
-// rule). docs/COST.md describes the units and the JSON.
+// `ccsched cost FILE --t0 TIME --t1 TIME_PER_BYTE --bytes M [--th TIME] [--tc TIME] [--json]`:
+// the time of a schedule under the seeds' linear model, t_CC = sum_i (t0 + m_i*t1) (seed
+// 001, eq. (1); seed 000, eq. (4)), step by step and in total, in microseconds. Every
+// message is M bytes; a combined transfer of c messages carries c*M bytes. For a reduction
+// schedule M is the input vector, split into the collective's blocks, and each step adds
+// the time of its adds (--tc per byte; linear.hpp). The schedule is verified first: an
+// invalid one has no meaningful time (exit 2, naming the first broken rule).
+// docs/COST.md describes the units and the JSON.
 #include <fmt/core.h>
 
 #include <memory>
@@ -13,9 +15,8 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/cost/linear.hpp"
 #include "ccsched/cost/units.hpp"
-#include "ccsched/schedule/json.hpp"
-#include "ccsched/schedule/verify.hpp"
 #include "commands.hpp"
+#include "verified_schedule.hpp"
 
 namespace ccsched::cli {
 namespace {
@@ -25,6 +26,7 @@ struct CostOptions {
   std::string t0;
   std::string t1;
   std::string th = "0";
+  std::string tc;
   std::string bytes;
   bool json = false;
 };
@@ -35,15 +37,12 @@ void run_cost(const CostOptions& o) {
   model.t0 = parse_time(o.t0, "--t0");
   model.t1 = parse_time_per_byte(o.t1, "--t1");
   model.th = parse_time(o.th, "--th");
+  if (!o.tc.empty()) model.tc = parse_time_per_byte(o.tc, "--tc");
   const std::int64_t bytes = parse_bytes(o.bytes, "--bytes");
 
-  const Schedule s = read_schedule_file(o.file);
-  if (const auto violations = verify_schedule(s); !violations.empty())
-    throw InvalidInput(
-        fmt::format("not a valid schedule ({} violation{}; first: {}); see "
-                    "'ccsched verify'",
-                    violations.size(), violations.size() == 1 ? "" : "s", violations.front().text),
-        o.file);
+  const Schedule s = read_verified_schedule(o.file);
+  const bool reduction = is_reduction(s.collective);
+  if (!o.tc.empty()) refuse_add_time_without_reduction(s, o.file);
   const ScheduleCost cost = linear_cost(s, model, bytes);
 
   if (o.json) {
@@ -55,12 +54,25 @@ void run_cost(const CostOptions& o) {
     doc["th_us"] = model.th * 1e6;
     doc["bytes"] = bytes;
     doc["combining"] = s.model.combining;
+    if (reduction) {
+      doc["tc_us_per_byte"] = model.tc * 1e6;
+      doc["blocks"] = s.collective.blocks;
+      doc["block_bytes"] = bytes / s.collective.blocks;
+    }
     doc["steps"] = s.steps;
     doc["step_us"] = nlohmann::ordered_json::array();
     doc["step_bytes"] = nlohmann::ordered_json::array();
+    if (reduction) {
+      doc["step_added_bytes"] = nlohmann::ordered_json::array();
+      doc["step_compute_us"] = nlohmann::ordered_json::array();
+    }
     for (const StepCost& c : cost.steps) {
       doc["step_us"].push_back(rounded_us(c.seconds));
       doc["step_bytes"].push_back(c.bytes);
+      if (reduction) {
+        doc["step_added_bytes"].push_back(c.added_bytes);
+        doc["step_compute_us"].push_back(rounded_us(c.compute_seconds));
+      }
     }
     doc["total_us"] = rounded_us(cost.total_seconds);
     fmt::print("{}\n", doc.dump(2));
@@ -70,11 +82,29 @@ void run_cost(const CostOptions& o) {
       "schedule: {} ({} on {}, {} transfer{} in {} step{})\n", o.file, to_string(s.collective.kind),
       s.topology.name().empty() ? std::string("unnamed network") : s.topology.name(),
       s.transfers.size(), s.transfers.size() == 1 ? "" : "s", s.steps, s.steps == 1 ? "" : "s");
-  fmt::print("linear model, seed 001 eq. (1): t = sum over steps of (t0 + m_i*t1{})\n",
-             model.th > 0 ? " + hops_i*th" : "");
+  fmt::print("linear model, seed 001 eq. (1): t = sum over steps of (t0 + m_i*t1{}{})\n",
+             model.th > 0 ? " + hops_i*th" : "", reduction ? " + a_i*tc" : "");
+  const std::string th_text = model.th > 0 ? fmt::format("th = {} us, ", format_us(model.th)) : "";
+  if (reduction) {
+    fmt::print("  t0 = {} us, t1 = {:.6g} us/B, {}tc = {:.6g} us/B added{}\n",
+               format_us(model.t0), model.t1 * 1e6, th_text, model.tc * 1e6,
+               o.tc.empty() ? " (no --tc: adds neglected)" : "");
+    fmt::print("  m = {} B per input vector, {} block{} of {} B; a_i = most bytes one processor "
+               "adds in step i\n",
+               bytes, s.collective.blocks, s.collective.blocks == 1 ? "" : "s",
+               bytes / s.collective.blocks);
+    fmt::print("{:>6}  {:>9}  {:>12}  {:>12}  {:>14}\n", "step", "transfers", "longest (B)",
+               "added (B)", "time (us)");
+    for (const StepCost& c : cost.steps)
+      fmt::print("{:>6}  {:>9}  {:>12}  {:>12}  {:>14}\n", c.step, c.transfers, c.bytes,
+                 c.added_bytes, format_us(c.seconds));
+    fmt::print("{:>6}  {:>9}  {:>12}  {:>12}  {:>14}\n", "total", "", "", "",
+               format_us(cost.total_seconds));
+    return;
+  }
   fmt::print("  t0 = {} us, t1 = {:.6g} us/B, {}m = {} B per message{}\n", format_us(model.t0),
-             model.t1 * 1e6, model.th > 0 ? fmt::format("th = {} us, ", format_us(model.th)) : "",
-             bytes, s.model.combining ? " (combined transfers carry the sum)" : "");
+             model.t1 * 1e6, th_text, bytes,
+             s.model.combining ? " (combined transfers carry the sum)" : "");
   fmt::print("{:>6}  {:>9}  {:>12}  {:>14}\n", "step", "transfers", "longest (B)", "time (us)");
   for (const StepCost& c : cost.steps)
     fmt::print("{:>6}  {:>9}  {:>12}  {:>14}\n", c.step, c.transfers, c.bytes,
@@ -96,10 +126,16 @@ void add_cost_command(CLI::App& app) {
   cmd->add_option("--t1", options->t1,
                   "time per byte (0.5ns, 0.5ns/B) or a bandwidth (2GBps, 10Gbps, 100MiB/s)")
       ->required();
-  cmd->add_option("--bytes", options->bytes, "bytes per message: 1024, 4KiB, 1MB")->required();
+  cmd->add_option("--bytes", options->bytes,
+                  "bytes per message (a reduction: per input vector, split into its blocks): "
+                  "1024, 4KiB, 1MB")
+      ->required();
   cmd->add_option("--th", options->th,
                   "per-hop router delay, added per hop of a step's slowest path (default 0: "
                   "neglected, as in the seeds)");
+  cmd->add_option("--tc,--gamma", options->tc,
+                  "reduction schedules: time to add one byte into an accumulator (1ns, or a "
+                  "rate such as 4GBps); default 0");
   cmd->add_flag("--json", options->json,
                 "print {\"step_us\": [...], \"total_us\": ..., and the inputs}");
   cmd->callback([options] { run_cost(*options); });

@@ -49,4 +49,14 @@ inline Schedule read_verified_schedule(const std::string& file,
   return s;
 }
 
+// `--tc` (the time to add a byte) prices a reduction's adds; on a schedule that adds
+// nothing it would be silently unused, so it is refused instead.
+inline void refuse_add_time_without_reduction(const Schedule& s, const std::string& file) {
+  if (!is_reduction(s.collective))
+    throw InvalidParameter(fmt::format("only for reduction schedules ({} is {}, which adds "
+                                       "nothing)",
+                                       file, to_string(s.collective.kind)),
+                           "--tc");
+}
+
 }  // namespace ccsched::cli

@@ -31,8 +31,10 @@ struct Flow {
   double bytes = 0.0;
 };
 
-// Runs in the child: every step's flows on one platform; returns the step durations.
+// Runs in the child: every step's flows on one platform, then the step's adds; returns
+// the step durations followed by the durations of their adds.
 std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector<Flow>>& steps,
+                                const std::vector<std::vector<ProcessorAdds>>& adds,
                                 const SimulationParameters& p) {
   int argc = 1;
   char program[] = "ccsched";
@@ -78,7 +80,10 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
     sg4::Host* to;
     double bytes;
   };
+  // A host adds 1/tc bytes per second, so an execution of b "flops" takes b * tc.
+  const double add_speed = p.add_time > 0 ? 1.0 / p.add_time : 1e9;
   std::vector<std::vector<Started>> plan(steps.size());
+  std::vector<std::vector<std::pair<sg4::Host*, double>>> work(steps.size());
   for (std::size_t s = 0; s < steps.size(); ++s) {
     if (steps[s].empty()) continue;
     auto* zone = sg4::create_full_zone(fmt::format("step{}", s + 1));
@@ -87,7 +92,8 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
     std::map<std::pair<NodeId, NodeId>, int> pair_count;
     const auto host = [&](NodeId n, int copy) {
       auto& h = hosts[{n, copy}];
-      if (!h) h = zone->create_host(fmt::format("p{}.s{}.{}", n, s + 1, copy), 1e9)->seal();
+      if (!h)
+        h = zone->create_host(fmt::format("p{}.s{}.{}", n, s + 1, copy), add_speed)->seal();
       return h;
     };
     for (std::size_t f = 0; f < steps[s].size(); ++f) {
@@ -104,11 +110,14 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
       zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, route, false);
       plan[s].push_back({a, b, flow.bytes});
     }
+    if (p.add_time > 0 && s < adds.size())
+      for (const ProcessorAdds& a : adds[s])
+        work[s].emplace_back(host(a.node, 0), static_cast<double>(a.bytes));
     zone->seal();
   }
   root->seal();
 
-  std::vector<double> seconds(steps.size(), 0.0);
+  std::vector<double> seconds(2 * steps.size(), 0.0);
   sg4::Actor::create("steps", driver_host, [&] {
     for (std::size_t s = 0; s < plan.size(); ++s) {
       if (plan[s].empty()) continue;
@@ -117,7 +126,15 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
       for (const Started& st : plan[s])
         comms.push_back(sg4::Comm::sendto_async(st.from, st.to, static_cast<uint64_t>(st.bytes)));
       sg4::Comm::wait_all(comms);
+      // Receives take effect at the end of the step (FORMATS.md "Reductions"): the adds
+      // start when the last transfer has arrived, on all adding processors at once.
+      const double transferred = sg4::Engine::get_clock();
+      std::vector<sg4::ExecPtr> execs;
+      for (const auto& [host, bytes] : work[s])
+        execs.push_back(sg4::Exec::init()->set_flops_amount(bytes)->set_host(host)->start());
+      for (const sg4::ExecPtr& e : execs) e->wait();
       seconds[s] = sg4::Engine::get_clock() - start;
+      seconds[steps.size() + s] = sg4::Engine::get_clock() - transferred;
     }
   });
   engine.run();
@@ -139,15 +156,18 @@ bool write_all(int fd, const void* data, std::size_t size) {
 }  // namespace
 
 Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
-  refuse_reductions(s.collective, "the simulator", "simulate");
   if (!(p.bandwidth > 0) || !std::isfinite(p.bandwidth))
     throw InvalidParameter("bandwidth must be positive", "--bandwidth");
   if (!(p.latency >= 0) || !(p.hop_latency >= 0))
     throw InvalidParameter("latencies must not be negative", "--latency");
   if (p.message_bytes < 0) throw InvalidParameter("bytes must not be negative", "--bytes");
+  if (!(p.add_time >= 0) || !std::isfinite(p.add_time))
+    throw InvalidParameter("must not be negative", "--tc");
   const Topology& t = s.topology;
 
   // Flows per step, checked here so that the child has nothing left to refuse.
+  const std::vector<std::int64_t> bytes = transfer_bytes(s, p.message_bytes);
+  const std::vector<std::vector<ProcessorAdds>> adds = reduction_adds(s, p.message_bytes);
   std::vector<std::vector<Flow>> steps(static_cast<std::size_t>(std::max(s.steps, 0)));
   for (std::size_t i = 0; i < s.transfers.size(); ++i) {
     const Transfer& tr = s.transfers[i];
@@ -164,13 +184,13 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
       if (!c) throw InvalidInput(fmt::format("{} -> {} is not a channel", a, b), where);
       flow.channels.push_back(*c);
     }
-    flow.bytes = static_cast<double>(p.message_bytes) *
-                 static_cast<double>(std::max<std::size_t>(tr.messages.size(), 1));
+    flow.bytes = static_cast<double>(bytes[i]);
     steps[static_cast<std::size_t>(tr.step - 1)].push_back(std::move(flow));
   }
 
   // The linear model's figures: seed 001, eq. (1), with t1 = 1 / bandwidth.
-  const LinearModel model{.t0 = p.latency, .t1 = 1.0 / p.bandwidth, .th = p.hop_latency};
+  const LinearModel model{
+      .t0 = p.latency, .t1 = 1.0 / p.bandwidth, .th = p.hop_latency, .tc = p.add_time};
   const ScheduleCost cost = linear_cost(s, model, p.message_bytes);
 
   int fds[2];
@@ -185,7 +205,7 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
     ::close(fds[0]);
     int status = 1;
     try {
-      const std::vector<double> seconds = run_simgrid(t, steps, p);
+      const std::vector<double> seconds = run_simgrid(t, steps, adds, p);
       if (write_all(fds[1], seconds.data(), seconds.size() * sizeof(double))) status = 0;
     } catch (const std::exception& e) {
       const std::string line = fmt::format("ccsched: simulation failed: {}\n", e.what());
@@ -195,7 +215,7 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
     ::_exit(status);  // no destructors, no atexit handlers of the parent's state
   }
   ::close(fds[1]);
-  std::vector<double> seconds(steps.size(), 0.0);
+  std::vector<double> seconds(2 * steps.size(), 0.0);  // step times, then their adds
   std::size_t got = 0;
   char* buffer = reinterpret_cast<char*>(seconds.data());
   const std::size_t want = seconds.size() * sizeof(double);
@@ -218,6 +238,7 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
     st.step = static_cast<Step>(i + 1);
     st.transfers = static_cast<int>(steps[i].size());
     st.seconds = seconds[i];
+    st.compute_seconds = seconds[steps.size() + i];
     st.model_seconds = cost.steps[i].seconds;
     result.total_seconds += st.seconds;
     result.steps.push_back(st);

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "../support/reduction_schedules.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -136,6 +138,42 @@ TEST_F(CostCli, Errors) {
   broken.replace(broken.find("{\"step\": 3"), 10, "{\"step\": 1");
   const auto bad = write("bad.json", broken);
   expect_one_line_error("cost " + bad + " --t0 1us --t1 0.5ns --bytes 1024", "bad.json");
+}
+
+// The hand-made ring all-reduce (4 blocks of 256 B): reduce-scatter steps 1 + 256 * 0.0005
+// + 256 * 0.00025 = 1.192 us, all-gather steps 1.128 us, 6.96 us in all.
+TEST_F(CostCli, ReductionScheduleWithAdds) {
+  const auto file = write("allreduce.json", ccsched::testing::ring4_allreduce_ring());
+  const CliRun r = run("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1KiB --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["blocks"], 4);
+  EXPECT_EQ(doc["block_bytes"], 256);
+  EXPECT_NEAR(doc["tc_us_per_byte"].get<double>(), 0.00025, 1e-15);
+  ASSERT_EQ(doc["step_us"].size(), 6u);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_NEAR(doc["step_us"][i].get<double>(), i < 3 ? 1.192 : 1.128, 1e-9);
+    EXPECT_EQ(doc["step_added_bytes"][i], i < 3 ? 256 : 0);
+    EXPECT_NEAR(doc["step_compute_us"][i].get<double>(), i < 3 ? 0.064 : 0.0, 1e-9);
+    EXPECT_EQ(doc["step_bytes"][i], 256);
+  }
+  EXPECT_NEAR(doc["total_us"].get<double>(), 6.96, 1e-9);
+
+  const CliRun text = run("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1024");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("4 blocks of 256 B"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("6.96"), std::string::npos) << text.out;
+
+  // Without --tc the adds are neglected: 3 * 1.128 + 3 * 1.128 = 6.768 us.
+  const CliRun plain = run("cost " + file + " --t0 1us --t1 0.5ns --bytes 1024 --json");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_NEAR(nlohmann::json::parse(plain.out)["total_us"].get<double>(), 6.768, 1e-9);
+
+  expect_one_line_error("cost " + file + " --t0 1us --t1 0.5ns --bytes 1001", "--bytes");
+  // --tc belongs to reductions only.
+  const auto scatter = write("s.json", kRing4Scatter);
+  expect_one_line_error("cost " + scatter + " --t0 1us --t1 0.5ns --tc 1ns --bytes 1024",
+                        "--tc");
 }
 
 TEST_F(CostCli, EstimateAnalytic) {

@@ -2,8 +2,10 @@
 // time t0 + m/B (+ hops * th), equal to the linear model (seed 001, eq. (1)); schedules
 // that break the channel rule show the slowdown max-min sharing predicts, computed here
 // by hand; the two directions of a full-duplex link do not disturb each other; repeated
-// calls are independent. The `simulate` command: text and --json output, the warning for
-// conflicting schedules, one-line errors with exit status 2.
+// calls are independent. Reduction schedules (tests/support/reduction_schedules.hpp) replay
+// their adds after each step's transfers, at the linear model's figure. The `simulate`
+// command: text and --json output, the warning for conflicting schedules, one-line errors
+// with exit status 2.
 #include "ccsched/simulate/simulate.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +20,7 @@
 #include <sstream>
 #include <string>
 
+#include "../support/reduction_schedules.hpp"
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/schedule/json.hpp"
@@ -148,6 +151,62 @@ TEST(Simulate, BadParametersAndPaths) {
   EXPECT_THROW(simulate_schedule(broken, {}), InvalidInput);
 }
 
+// --- reductions -----------------------------------------------------------------------
+
+// 2 GB/s, 1 us start-up, 1024 B vectors, 0.25 ns per byte added.
+const SimulationParameters kReductionParameters{.bandwidth = kBandwidth,
+                                                .latency = kLatency,
+                                                .hop_latency = 0.0,
+                                                .message_bytes = kBytes,
+                                                .add_time = 0.25e-9};
+
+TEST(SimulateReduction, RingAllReduceAddsAfterEachReduceScatterStep) {
+  // Blocks of 256 B: a transfer takes 1 + 256/2000 = 1.128 us; in the reduce-scatter steps
+  // every processor then adds 256 B, 0.064 us, on its own host at the same time.
+  const Schedule s = read_schedule_json(testing::ring4_allreduce_ring(), "ring");
+  ASSERT_TRUE(verify_schedule(s).empty());
+  const Simulation r = simulate_schedule(s, kReductionParameters);
+  ASSERT_EQ(r.steps.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const double adds = i < 3 ? 0.064e-6 : 0.0;
+    EXPECT_NEAR(r.steps[i].compute_seconds, adds, 1e-12) << "step " << i + 1;
+    EXPECT_NEAR(r.steps[i].seconds, 1.128e-6 + adds, 1e-12) << "step " << i + 1;
+    EXPECT_NEAR(r.steps[i].seconds, r.steps[i].model_seconds, 1e-12) << "step " << i + 1;
+  }
+  EXPECT_NEAR(r.total_seconds, 6.96e-6, 1e-11);
+
+  // Without an add time the replay is the transfers alone.
+  SimulationParameters no_adds = kReductionParameters;
+  no_adds.add_time = 0.0;
+  EXPECT_NEAR(simulate_schedule(s, no_adds).total_seconds, 6 * 1.128e-6, 1e-11);
+}
+
+TEST(SimulateReduction, OnlyProcessorsThatCombineValuesAdd) {
+  // Step 1 stores 1's input in 0's empty accumulator: no add. Step 2: 0 adds two vectors,
+  // 2048 * 0.25 ns = 0.512 us, after its slowest transfer 2 -> 1 -> 0 (1 + 0.2 + 0.512 us
+  // with 0.1 us per hop).
+  const Schedule s = read_schedule_json(testing::ring4_reduce_into_empty_root(), "reduce");
+  ASSERT_TRUE(verify_schedule(s).empty());
+  SimulationParameters p = kReductionParameters;
+  p.hop_latency = 1e-7;
+  const Simulation r = simulate_schedule(s, p);
+  ASSERT_EQ(r.steps.size(), 2u);
+  EXPECT_EQ(r.steps[0].compute_seconds, 0.0);
+  EXPECT_NEAR(r.steps[0].seconds, 1.612e-6, 1e-12);
+  EXPECT_NEAR(r.steps[1].compute_seconds, 0.512e-6, 1e-12);
+  EXPECT_NEAR(r.steps[1].seconds, 1.712e-6 + 0.512e-6, 1e-12);
+  EXPECT_NEAR(r.total_seconds, r.model_seconds, 1e-12);
+
+  SimulationParameters negative = kReductionParameters;
+  negative.add_time = -1e-9;
+  EXPECT_THROW(simulate_schedule(s, negative), InvalidParameter);
+  SimulationParameters uneven = kReductionParameters;
+  uneven.message_bytes = 1001;  // the ring all-reduce's 4 blocks need a multiple of 4
+  EXPECT_THROW(
+      simulate_schedule(read_schedule_json(testing::ring4_allreduce_ring(), "ring"), uneven),
+      InvalidParameter);
+}
+
 // --- the command ---------------------------------------------------------------------
 
 struct CliRun {
@@ -213,6 +272,36 @@ TEST_F(SimulateCli, ConflictingScheduleWarnsAndShowsTheSlowdown) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NEAR(j["step_seconds"][0].get<double>(), 2.024e-6, 1e-12);
   EXPECT_GT(j["total_seconds"].get<double>(), j["model_seconds"].get<double>());
+}
+
+TEST_F(SimulateCli, ReductionReportsTheAdds) {
+  const auto path = (dir_ / "allreduce.json").string();
+  std::ofstream(path) << testing::ring4_allreduce_ring();
+  const CliRun r =
+      run("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["blocks"], 4);
+  ASSERT_EQ(j["step_compute_seconds"].size(), 6u);
+  EXPECT_NEAR(j["step_compute_seconds"][0].get<double>(), 0.064e-6, 1e-12);
+  EXPECT_EQ(j["step_compute_seconds"][5].get<double>(), 0.0);
+  EXPECT_NEAR(j["total_seconds"].get<double>(), 6.96e-6, 1e-11);
+  EXPECT_NEAR(j["model_seconds"].get<double>(), 6.96e-6, 1e-11);
+
+  const CliRun text =
+      run("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("adds (us)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("6.96"), std::string::npos) << text.out;
+
+  // --tc on a schedule that adds nothing is a mistake, said in one line.
+  const std::string scatter =
+      write(ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3), "s.json");
+  const CliRun bad =
+      run("simulate " + scatter + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 1ns");
+  EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("--tc"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
 TEST_F(SimulateCli, BadInputIsOneLineAndExitTwo) {

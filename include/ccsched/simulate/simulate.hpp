@@ -20,6 +20,13 @@
 //   SimulationParameters p{.bandwidth = 2e9, .latency = 1e-6, .message_bytes = 1024};
 //   Simulation r = simulate_schedule(schedule, p);   // r.steps[i].seconds, r.total_seconds
 //
+// Reductions (FORMATS.md "Reductions"): a transfer of c blocks carries c * bytes/blocks
+// bytes, and after a step's transfers every processor that adds (a `reduce` receive into a
+// filled accumulator; cost/linear.hpp reduction_adds) runs one SimGrid execution of its
+// added bytes on a host that adds 1/tc bytes per second; the step ends when the last add
+// has finished. So an uncontended reduction step takes the linear model's slowest
+// transfer plus a_i * tc.
+//
 // SimGrid keeps global state that cannot be reset, so every call runs the simulation in
 // a child process (fork) and reads the figures back; calls are independent.
 //
@@ -42,14 +49,16 @@ struct SimulationParameters {
   double bandwidth = 2e9;             // bytes per second, every channel
   double latency = 1e-6;              // start-up per transfer, seconds (t0)
   double hop_latency = 0.0;           // per channel, seconds (th; 0 as in the seeds)
-  std::int64_t message_bytes = 1024;  // bytes per message
+  std::int64_t message_bytes = 1024;  // bytes per message; a reduction: per input vector
+  double add_time = 0.0;              // reductions: seconds to add one byte (tc)
 };
 
 struct SimulatedStep {
   Step step = 1;
   int transfers = 0;
-  double seconds = 0.0;        // simulated
-  double model_seconds = 0.0;  // linear model: the slowest transfer's time alone
+  double seconds = 0.0;          // simulated
+  double compute_seconds = 0.0;  // of `seconds`: the adds after the transfers (reductions)
+  double model_seconds = 0.0;    // linear model: the slowest transfer's time alone (and adds)
 };
 
 struct Simulation {
@@ -58,9 +67,10 @@ struct Simulation {
   double model_seconds = 0.0;
 };
 
-// Throws InvalidParameter for a bandwidth <= 0, negative latencies or bytes; InvalidInput
-// when a transfer's path is not a sequence of channels or its step lies outside
-// 1..steps; Unsupported when the simulation itself fails. Breaking the channel or port
+// Throws InvalidParameter for a bandwidth <= 0, negative latencies, add time or bytes, or a
+// reduction vector that does not split into its blocks; InvalidInput when a transfer's
+// path is not a sequence of channels or its step lies outside 1..steps; Unsupported when
+// the simulation itself fails. Breaking the channel or port
 // rule is not an error: that is what the replay measures.
 Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p);
 
