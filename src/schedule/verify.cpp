@@ -22,8 +22,9 @@
 //     collective.blocks (at least 1; REDUCESCATTER one per receiver).
 //
 // Reductions are checked by replaying the schedule on accumulators: acc[v][b] is the set
-// of senders (as indices into collective.senders) whose inputs it sums, stored only once
-// touched, so a huge `blocks` costs nothing until a transfer names the block.
+// of senders (indices into the senders list, repeats and non-processors dropped) whose
+// inputs it sums, stored only once touched, so a huge `blocks` costs nothing until a
+// transfer names the block.
 #include "ccsched/schedule/verify.hpp"
 
 #include <fmt/core.h>
@@ -827,9 +828,13 @@ class Verifier {
     if (c.kind == CollectiveKind::SCAN && c.receivers != c.senders)
       add({.rule = 10,
            .text = "SCAN's receivers must be its senders, in the same order (the prefix order)"});
-    for (int i = 0; i < static_cast<int>(c.senders.size()); ++i)
-      if (valid_processor(c.senders[i])) sender_index_.try_emplace(c.senders[i], i);
-    sender_count_ = static_cast<int>(c.senders.size());
+    // Repeats and non-processors (reported above) get no index, so that the sets stay as
+    // small as the processor count whatever the document lists.
+    for (const NodeId v : c.senders)
+      if (valid_processor(v) && sender_index_.try_emplace(v, sender_count_).second) {
+        sender_nodes_.push_back(v);
+        ++sender_count_;
+      }
   }
 
   // R1: collective.blocks, and each transfer's block list. Fills blocks_[i] with the
@@ -903,7 +908,7 @@ class Verifier {
   // "{0,3,5}": the senders of a set, as node ids.
   std::string nodes_of(const SenderSet& set) const {
     std::vector<NodeId> ids;
-    for (const int i : set.members()) ids.push_back(s_.collective.senders[i]);
+    for (const int i : set.members()) ids.push_back(sender_nodes_[i]);
     return fmt::format("{{{}}}", fmt::join(ids, ","));
   }
 
@@ -1060,9 +1065,7 @@ class Verifier {
     } else {  // SCAN
       SenderSet prefix(sender_count_);
       for (int j = 0; j < sender_count_; ++j) {
-        const NodeId v = c.senders[j];
-        const auto it = sender_index_.find(v);
-        if (it == sender_index_.end() || it->second != j) continue;  // rule 10 reported it
+        const NodeId v = sender_nodes_[j];
         prefix.insert(j);
         every_block(v, prefix, fmt::format("the inputs of senders 0..{} (inclusive prefix)", j));
       }
@@ -1078,8 +1081,11 @@ class Verifier {
   std::unordered_map<NodeId, std::vector<int>> bfs_cache_;
   std::set<NodeId> senders_, receivers_;  // valid processors only
   // Reductions.
-  std::unordered_map<NodeId, int> sender_index_;  // first position in collective.senders
-  int sender_count_ = 0;                          // size of collective.senders
+  // The senders that are processors, each once, in the order of collective.senders (the
+  // order of a SCAN); an accumulator is a set of indices into this list.
+  std::vector<NodeId> sender_nodes_;
+  std::unordered_map<NodeId, int> sender_index_;  // node -> index into sender_nodes_
+  int sender_count_ = 0;                          // sender_nodes_.size()
   std::vector<std::vector<int>> blocks_;          // per transfer: distinct in-range blocks
   std::unordered_map<std::uint64_t, SenderSet> acc_;  // (node, block) -> acc, once written
   std::unordered_map<NodeId, std::set<int>> touched_;  // node -> blocks written

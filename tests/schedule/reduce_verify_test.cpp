@@ -6,6 +6,9 @@
 // transfer, node and block, and that the schedule without the change passes.
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "ccsched/schedule/tables.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "support.hpp"
@@ -287,6 +290,31 @@ TEST(VerifyReduction, HugeBlockCountIsReportedNotEnumerated) {
   // Per receiver: 16 blocks named one by one, then one line for the rest.
   EXPECT_EQ(vs.size(), 4u * 17u);
   EXPECT_NE(vs[16].text.find("and 1999999983 more blocks"), std::string::npos) << vs[16].text;
+}
+
+TEST(VerifyReduction, GarbageIsReportedNotCrashedOn) {
+  for (const auto kind : {CollectiveKind::REDUCE, CollectiveKind::ALLREDUCE,
+                          CollectiveKind::REDUCESCATTER, CollectiveKind::SCAN}) {
+    Builder b(test::ring(3), kind, {42, -1, 0, 0, 2}, {7, 1, 1});
+    b.s.collective.blocks = 3;
+    b.add(1, {}, {0}, kAcc)
+        .add(1, {-1}, {-7}, kInput)
+        .add(2, {5, 6}, {1, 1, 1}, kAcc, kCopy)
+        .add(std::numeric_limits<Step>::max(), {0, 1, 2, 0, 1}, {2}, kInput)
+        .add(1, {0, 0}, {0}, kAcc)
+        .add(3, {2, 1}, {std::numeric_limits<int>::max(), 0, 0}, kAcc, kCopy);
+    b.s.steps = -3;
+    std::vector<Violation> vs;
+    ASSERT_NO_THROW(vs = verify_schedule(b.s));
+    for (const auto& v : vs)
+      EXPECT_EQ(v.text.rfind("rule " + rule_label(v.rule) + " (", 0), 0U) << v.text;
+    for (const int rule : {1, 2, 10, kRuleBlocks, kRuleResult})
+      EXPECT_TRUE(rules_of(vs).contains(rule)) << rule << "\n" << all_text(vs);
+    // show prints garbage too (tables.hpp: it describes, it does not judge).
+    EXPECT_NO_THROW(format_schedule_table(b.s));
+    b.s.collective.blocks = -4;
+    EXPECT_NO_THROW(format_schedule_table(b.s));
+  }
 }
 
 // --- rule 9 with extra_hops ---------------------------------------------------------------
