@@ -141,7 +141,8 @@ std::string schedule_difference(const Schedule& a, const Schedule& b) {
     return fmt::format("topology: {}", d);
   const auto& ca = a.collective;
   const auto& cb = b.collective;
-  if (ca.kind != cb.kind || ca.senders != cb.senders || ca.receivers != cb.receivers)
+  if (ca.kind != cb.kind || ca.senders != cb.senders || ca.receivers != cb.receivers ||
+      ca.blocks != cb.blocks)
     return "collective";
   if (ca.messages.size() != cb.messages.size()) return "message count";
   for (std::size_t i = 0; i < ca.messages.size(); ++i) {
@@ -161,11 +162,15 @@ std::string schedule_difference(const Schedule& a, const Schedule& b) {
   for (std::size_t i = 0; i < a.transfers.size(); ++i) {
     const auto& ta = a.transfers[i];
     const auto& tb = b.transfers[i];
-    if (ta.step != tb.step || ta.path != tb.path || ta.messages != tb.messages)
+    if (ta.step != tb.step || ta.path != tb.path || ta.messages != tb.messages ||
+        (is_reduction(ca) &&
+         (ta.blocks != tb.blocks || ta.send != tb.send || ta.recv != tb.recv)))
       return fmt::format("transfers[{}]", i);
   }
   if (a.lower_bound != b.lower_bound) return "lower_bound";
   if (a.optimal != b.optimal) return "optimal";
+  if (a.optimal_within != b.optimal_within) return "optimal_within";
+  if (a.direct_delivery_bound != b.direct_delivery_bound) return "direct_delivery_bound";
   if (a.solver.has_value() != b.solver.has_value()) return "solver";
   if (a.solver && (a.solver->engine != b.solver->engine || a.solver->seed != b.solver->seed ||
                    a.solver->seconds != b.solver->seconds))

@@ -230,7 +230,10 @@ class Reader {
     c.kind = static_cast<CollectiveKind>(found - std::begin(kKindNames));
     c.senders = ids(member(v, "collective", "senders"), "collective.senders");
     c.receivers = ids(member(v, "collective", "receivers"), "collective.receivers");
-    // 0 is well-typed and left to the verifier (rule R1); a negative count is not a count.
+    // Only reductions have blocks; for other kinds the key is ignored like any unknown key,
+    // so that what is read is what would be written. 0 is well-typed and left to the
+    // verifier (rule R1); a negative count is not a count.
+    if (!reduction_kind(c.kind)) return;
     if (const auto it = v.find("blocks"); it != v.end())
       c.blocks = count(*it, "collective.blocks");
     else if (c.kind == CollectiveKind::REDUCESCATTER)
