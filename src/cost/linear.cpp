@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,15 +118,15 @@ std::vector<std::vector<ProcessorAdds>> reduction_adds(const Schedule& s,
                                                        std::int64_t vector_bytes) {
   if (!is_reduction(s.collective)) return {};
   const std::int64_t block = reduction_block_bytes(s.collective, vector_bytes);
-  const auto blocks = static_cast<std::size_t>(s.collective.blocks);
   const auto nodes = static_cast<std::size_t>(std::max(0, s.topology.node_count()));
 
-  // filled[v * blocks + b]: acc[v][b] holds something. A sender's accumulators start with
-  // its own input (FORMATS.md "Reductions").
-  std::vector<char> filled(nodes * blocks, 0);
+  // An accumulator acc[v][b] holds something when v is a sender (it starts with its own
+  // input, FORMATS.md "Reductions") or has received into it. Only received ones are
+  // stored: a document may name far more blocks than any transfer touches.
+  std::vector<char> sender(nodes, 0);
   for (NodeId v : s.collective.senders)
-    if (v >= 0 && static_cast<std::size_t>(v) < nodes)
-      std::fill_n(filled.begin() + static_cast<std::ptrdiff_t>(v * blocks), blocks, 1);
+    if (v >= 0 && static_cast<std::size_t>(v) < nodes) sender[static_cast<std::size_t>(v)] = 1;
+  std::set<std::pair<NodeId, int>> received;
 
   std::vector<std::vector<std::size_t>> by_step(static_cast<std::size_t>(std::max(0, s.steps)));
   for (std::size_t k = 0; k < s.transfers.size(); ++k) {
@@ -153,13 +154,12 @@ std::vector<std::vector<ProcessorAdds>> reduction_adds(const Schedule& s,
     }
     std::map<NodeId, std::int64_t> per_node;
     for (const auto& [acc, count] : values) {
-      const bool was_filled = filled[static_cast<std::size_t>(acc.first) * blocks +
-                                     static_cast<std::size_t>(acc.second)] != 0;
+      const bool was_filled =
+          sender[static_cast<std::size_t>(acc.first)] != 0 || received.contains(acc);
       const std::int64_t additions = was_filled ? count : count - 1;
       if (additions > 0) per_node[acc.first] += additions * block;
     }
-    for (const auto& [v, b] : written)
-      filled[static_cast<std::size_t>(v) * blocks + static_cast<std::size_t>(b)] = 1;
+    received.insert(written.begin(), written.end());
     for (const auto& [v, bytes] : per_node) adds[i].push_back({v, bytes});
   }
   return adds;
