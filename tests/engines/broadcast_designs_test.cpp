@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/constructive.hpp"
@@ -14,6 +15,7 @@
 #include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/oracle.hpp"
 #include "../support/slowdown.hpp"
 #include "evolution_support.hpp"
 
@@ -122,23 +124,70 @@ TEST(TreeSat, TreesOfAScheduleRescheduleWithinItsSteps) {
   }
 }
 
-TEST(TightClauses, KeepTheScheduleAtTheBoundAndTheProofBelowIt) {
-  // butterfly:8 AAB (one port): port-accept and channel-load are both met with equality
-  // at 7 steps, so the encoding for 7 carries the implied clauses. It must still find a
-  // schedule at 7, and asking for 6 on the same encoding (act[7] assumed false) must be a
-  // proof that holds, not an artefact of the clauses.
-  const Problem p = make_problem("butterfly:8", CollectiveKind::AAB);
-  const PathSet paths(p.topology, p.model);
-  ASSERT_EQ(bound_of(p, paths), 7);
-  EngineOptions options;
-  auto engine = make_engine("sat", options);
-  const auto at = engine->solve(p, paths, 7, Budget(60.0 * testing::kSlow));
-  ASSERT_EQ(at.status, SolveStatus::feasible);
-  EXPECT_TRUE(verify_schedule(*at.schedule).empty());
-  EXPECT_EQ(at.schedule->steps, 7);
-  const auto below = engine->solve(p, paths, 6, Budget(60.0 * testing::kSlow));
-  EXPECT_EQ(below.status, SolveStatus::infeasible);
-  EXPECT_TRUE(below.complete);
+// The implied "nothing idle" clauses (sat.cpp, add_tightness) are added at a step count T
+// where a counting bound is met with equality; they are sound only if every T-step schedule
+// really leaves nothing idle. A wrong clause (a wrong count, the wrong literals, a missing
+// guard) removes schedules: the engine then misses the optimum. So on problems where a
+// count is met with equality at the true optimum T* -- the oracle's, found without the
+// engine -- the engine must find a T*-step schedule and prove T*-1 infeasible.
+//   port-accept: a processor needs exactly T* messages under one port (every step a
+//                reception);
+//   sends:       the receptions needed equal T* x processors under one port (every
+//                processor sends every step);
+//   channel-load: the sum over deliveries of the distance from the nearest other processor
+//                equals T* x channels (every channel busy every step).
+TEST(TightClauses, NeverCutTheOptimum) {
+  struct Case {
+    std::string name;
+    Problem problem;
+  };
+  std::vector<Case> cases;
+  {  // Gather into 0 on ring:5, one port, as a broadcast kind (the spreading encoding).
+    Problem p{make_topology("ring:5"), {}, {}};
+    CollectiveRequest request;
+    request.kind = CollectiveKind::MNB;
+    request.senders = {"1", "2", "3", "4"};
+    request.receivers = {"0"};
+    p.collective = make_collective(p.topology, request);
+    p.model.ports = 1;
+    cases.push_back({"ring:5 MNB 1,2,3,4 -> 0, 1 port", p});
+  }
+  cases.push_back({"ring:4 AAB, 1 port", make_problem("ring:4", CollectiveKind::AAB, 1)});
+  cases.push_back({"uring:4 AAB, all ports", make_problem("uring:4", CollectiveKind::AAB)});
+  cases.push_back({"complete:4 AAB, 1 port", make_problem("complete:4", CollectiveKind::AAB, 1)});
+  for (const auto& [name, p] : cases) {
+    const auto truth = oracle::minimum_steps(p);
+    ASSERT_EQ(truth.status, oracle::Status::solved) << name << ": " << truth.note;
+    const int T = truth.steps;
+    // The counts, from the problem's definition (hops by the oracle's own search).
+    const auto hops = oracle::all_pair_hops(p.topology);
+    std::map<NodeId, int> need;
+    long long total = 0, channel_steps = 0;
+    for (const auto& m : p.collective.messages)
+      for (const NodeId v : m.targets) {
+        ++need[v];
+        ++total;
+        int nearest = kUnreachable;
+        for (const NodeId u : p.topology.processors())
+          if (u != v) nearest = std::min(nearest, hops[u][v]);
+        channel_steps += nearest;
+      }
+    const bool one_port = p.model.ports == 1;
+    bool tight = channel_steps == static_cast<long long>(T) * p.topology.channel_count();
+    tight = tight || (one_port && total == static_cast<long long>(T) * p.topology.processor_count());
+    for (const auto& [v, n] : need) tight = tight || (one_port && n == T);
+    ASSERT_TRUE(tight) << name << ": no count is met with equality at " << T
+                       << " steps, so the test would not reach the clauses";
+
+    const PathSet paths(p.topology, p.model);
+    const auto at = make_engine("sat", EngineOptions{})->solve(p, paths, T, Budget(60.0 * testing::kSlow));
+    ASSERT_EQ(at.status, SolveStatus::feasible) << name << ": the oracle's optimum is " << T;
+    EXPECT_TRUE(verify_schedule(*at.schedule).empty()) << name;
+    EXPECT_EQ(at.schedule->steps, T) << name;
+    const auto below =
+        make_engine("sat", EngineOptions{})->solve(p, paths, T - 1, Budget(60.0 * testing::kSlow));
+    EXPECT_EQ(below.status, SolveStatus::infeasible) << name;
+  }
 }
 
 TEST(Driver, BroadcastDesignsCloseTreeCellsAtTheBound) {
