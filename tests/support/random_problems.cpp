@@ -108,7 +108,8 @@ const char* const kSpecs[] = {
     "uring:4",     "uring:5",     "uring:6",    "torus:3x3",  "mesh:2x3",    "hypercube:3",
     "complete:3",  "complete:4",  "complete:5", "kautz:2,2",  "petersen",    "omega:4",
     "omega:8",     "butterfly:4", "butterfly:8", "clos:2,2,2", "clos:2,3,2", "btree:4",
-    "btree:8",     "fattree:4",   "fattree:8",  "fbtree:7",
+    "btree:8",     "fattree:4",   "fattree:8",  "fbtree:7",   "ring:8",      "octagon",
+    "mesh:3x3",    "kautz:2,3",   "debruijn:2,3",
 };
 
 std::string join(const std::vector<std::string>& items, const char* sep) {

@@ -4,7 +4,8 @@
 // replayed with `ccsched solve` (command()).
 //
 // Networks: rings (bi- and unidirectional), tori, meshes, hypercube:3, complete graphs,
-// Kautz(2,2), Petersen, Omega and Butterfly 4/8, small Clos, binary and fat trees,
+// Kautz(2,2) and (2,3), de Bruijn(2,3), Petersen, the octagon, Omega and Butterfly 4/8,
+// small Clos, binary and fat trees,
 // fbtree:7, random digraphs and graphs with and without switches; one faulty link one time
 // in four (only when the processors stay strongly connected). Collectives: every kind that
 // has messages (OAB, AAB and AAS on tiny networks, OAS, AOG, MNB, MNS, PERM, CUSTOM), kept
