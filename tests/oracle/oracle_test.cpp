@@ -308,6 +308,132 @@ TEST(OracleRoutes, SameAsPathSetWithSwitches) {
   EXPECT_EQ(drawn, 12);
 }
 
+// Loosening the model never makes the optimum worse, so the oracle's answers must be
+// ordered: more ports <= fewer ports; nonminimal:2 <= nonminimal:1 <= minimal (every
+// route of the stricter rule is allowed by the looser one); wormhole <= store-and-forward
+// (a single channel is a shortest route); relays <= direct delivery. A search that missed
+// schedules somewhere would break an order on some problem; every witness verifies.
+TEST(OracleProperties, LooserModelsNeverNeedMoreSteps) {
+  std::mt19937_64 rng(97);
+  int compared = 0;
+  for (int i = 0; i < 80; ++i) {
+    const auto rp = testing_support::random_problem(rng, i);
+    Problem p = rp.problem;
+    auto steps = [&](const Model& m, bool direct = false) -> std::optional<int> {
+      p.model = m;
+      oracle::Options o;
+      o.direct_scatter = direct;
+      o.max_work = 1'000'000;
+      const auto r = solve(p, o);
+      if (r.status != oracle::Status::solved) return std::nullopt;
+      return r.steps;
+    };
+    auto ordered = [&](std::optional<int> loose, std::optional<int> strict, const char* what) {
+      if (loose && strict) {
+        ++compared;
+        EXPECT_LE(*loose, *strict) << rp.description << ": " << what;
+      }
+    };
+    Model base;
+    base.ports = 1;
+    Model two = base, all = base;
+    two.ports = 2;
+    all.ports.reset();
+    ordered(steps(two), steps(base), "2 ports vs 1");
+    ordered(steps(all), steps(two), "all ports vs 2");
+    Model n1 = all, n2 = all;
+    n1.routing = n2.routing = Routing::nonminimal;
+    n1.extra_hops = 1;
+    n2.extra_hops = 2;
+    ordered(steps(n1), steps(all), "nonminimal:1 vs minimal");
+    ordered(steps(n2), steps(n1), "nonminimal:2 vs nonminimal:1");
+    Model sf = all;
+    sf.switching = Switching::store_and_forward;
+    ordered(steps(all), steps(sf), "wormhole vs store-and-forward");
+    ordered(steps(all), steps(all, true), "relays vs direct delivery");
+  }
+  EXPECT_GT(compared, 300);
+}
+
+// The oracle's pruning (maximal transfer sets, dominated children, lower bounds, the
+// special last step) against a plain breadth-first search without any of it: every subset
+// of useful transfers is a step, on problems small enough for that.
+int plain_bfs(const Problem& p, int max_steps) {
+  const auto& t = p.topology;
+  const auto hops = oracle::all_pair_hops(t);
+  const int k = p.model.ports.value_or(1 << 20);
+  using State = std::vector<std::uint32_t>;
+  State start, goal;
+  for (const auto& m : p.collective.messages) {
+    start.push_back(1u << m.origin);
+    std::uint32_t g = 0;
+    for (const NodeId v : m.targets) g |= 1u << v;
+    goal.push_back(g);
+  }
+  auto done = [&](const State& s) {
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if ((s[i] & goal[i]) != goal[i]) return false;
+    return true;
+  };
+  std::set<State> seen{start};
+  std::vector<State> level{start};
+  for (int step = 1; step <= max_steps; ++step) {
+    std::vector<State> next;
+    for (const State& s : level) {
+      struct Cand { std::size_t m; NodeId u, v; oracle::Route r; };
+      std::vector<Cand> cand;
+      for (std::size_t i = 0; i < s.size(); ++i)
+        for (const NodeId u : t.processors())
+          for (const NodeId v : t.processors())
+            if (((s[i] >> u) & 1) && !((s[i] >> v) & 1))
+              for (auto& r : oracle::allowed_routes(t, p.model, hops, u, v)) cand.push_back({i, u, v, r});
+      for (std::uint64_t mask = 1; mask < (std::uint64_t{1} << cand.size()); ++mask) {
+        std::vector<int> used(t.channel_count(), 0), out(t.node_count(), 0), in(t.node_count(), 0);
+        State after = s;
+        bool ok = true;
+        for (std::size_t j = 0; j < cand.size() && ok; ++j) {
+          if (!((mask >> j) & 1)) continue;
+          const auto& c = cand[j];
+          ok = ++out[c.u] <= k && ++in[c.v] <= k;
+          for (const ChannelId ch : c.r.channels) ok = ok && ++used[ch] == 1;
+          after[c.m] |= 1u << c.v;
+        }
+        if (!ok || !seen.insert(after).second) continue;
+        if (done(after)) return step;
+        next.push_back(after);
+      }
+    }
+    level.swap(next);
+  }
+  return -1;
+}
+
+TEST(OracleProperties, SameOptimumAsAPlainSearch) {
+  std::mt19937_64 rng(5);
+  int compared = 0, multi_step = 0;
+  for (int i = 0; compared < 150 && i < 20000; ++i) {
+    const auto rp = testing_support::random_problem(rng, i);
+    const Problem& p = rp.problem;
+    if (p.topology.node_count() > 6) continue;
+    const auto hops = oracle::all_pair_hops(p.topology);
+    std::size_t transfers = 0;  // the most candidate transfers any step can have
+    for (const auto& m : p.collective.messages) {
+      (void)m;
+      for (const NodeId u : p.topology.processors())
+        for (const NodeId v : p.topology.processors())
+          transfers += oracle::allowed_routes(p.topology, p.model, hops, u, v).size();
+    }
+    if (transfers > 20) continue;
+    const auto r = solve(p);
+    if (r.status == oracle::Status::unknown) continue;
+    ++compared;
+    multi_step += r.steps >= 2;
+    EXPECT_EQ(r.status == oracle::Status::solved ? r.steps : -1, plain_bfs(p, 8)) << rp.description;
+  }
+  EXPECT_EQ(compared, 150);
+  EXPECT_GE(multi_step, 75);  // most need several steps, where the pruning matters
+}
+
 // The oracle gives up instead of running on: a work cap of a few nodes answers unknown.
 TEST(OracleLimits, WorkCapAnswersUnknown) {
   oracle::Options tiny;
