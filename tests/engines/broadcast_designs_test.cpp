@@ -174,13 +174,15 @@ TEST(TightClauses, NeverCutTheOptimum) {
       }
     const bool one_port = p.model.ports == 1;
     bool tight = channel_steps == static_cast<long long>(T) * p.topology.channel_count();
-    tight = tight || (one_port && total == static_cast<long long>(T) * p.topology.processor_count());
+    tight =
+        tight || (one_port && total == static_cast<long long>(T) * p.topology.processor_count());
     for (const auto& [v, n] : need) tight = tight || (one_port && n == T);
     ASSERT_TRUE(tight) << name << ": no count is met with equality at " << T
                        << " steps, so the test would not reach the clauses";
 
     const PathSet paths(p.topology, p.model);
-    const auto at = make_engine("sat", EngineOptions{})->solve(p, paths, T, Budget(60.0 * testing::kSlow));
+    const auto at =
+        make_engine("sat", EngineOptions{})->solve(p, paths, T, Budget(60.0 * testing::kSlow));
     ASSERT_EQ(at.status, SolveStatus::feasible) << name << ": the oracle's optimum is " << T;
     EXPECT_TRUE(verify_schedule(*at.schedule).empty()) << name;
     EXPECT_EQ(at.schedule->steps, T) << name;

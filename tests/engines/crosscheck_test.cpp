@@ -8,7 +8,7 @@
 // Butterfly 4 and 8, Clos, binary and fat trees, fbtree:7, random networks with and
 // without switches; a faulty link one time in four; every message collective kind with
 // about 1-6 messages; 1, 2 or all ports;
-// minimal, nonminimal:1 and nonminimal:2 routing; wormhole and store-and-forward.
+// minimal, nonminimal:1, :2 and :4 routing; wormhole and store-and-forward.
 //
 // Per problem, with T* the oracle's optimum (and D* its optimum under direct delivery,
 // each scatter message one transfer, where the tool reports a direct-delivery claim):
@@ -121,7 +121,8 @@ int check(const RandomProblem& rp, int index, Tally& tally, std::vector<std::str
     }
   } catch (const Error& e) {
     if (truth.status != oracle::Status::unreachable)
-      say(std::string("lower_bounds refused (") + e.what() + ") but the oracle reaches every target");
+      say(std::string("lower_bounds refused (") + e.what() +
+          ") but the oracle reaches every target");
   }
 
   // The driver with the SAT engine.
@@ -140,7 +141,8 @@ int check(const RandomProblem& rp, int index, Tally& tally, std::vector<std::str
   }
   if (out && out->schedule) {
     const Schedule& s = *out->schedule;
-    if (const auto bad = first_violation(s); !bad.empty()) say("solve: invalid schedule (" + bad + ")");
+    if (const auto bad = first_violation(s); !bad.empty())
+      say("solve: invalid schedule (" + bad + ")");
     if (truth.status == oracle::Status::unreachable)
       say("solve scheduled a problem the oracle calls unreachable (" + truth.note + ")");
     if (out->optimal) ++tally.optimal_claims;
@@ -177,8 +179,8 @@ int check(const RandomProblem& rp, int index, Tally& tally, std::vector<std::str
           if (b.value > *d)
             say("direct bound " + b.name + " = " + std::to_string(b.value) + " above " + dopt +
                 " (" + b.argument + ")");
-        const std::string within = !out->optimal_within.empty() ? out->optimal_within
-                                                                 : s.optimal_within.value_or("");
+        const std::string within =
+            !out->optimal_within.empty() ? out->optimal_within : s.optimal_within.value_or("");
         if (within == "direct delivery" && s.steps != *d)
           say("optimal within direct delivery at " + std::to_string(s.steps) + " steps, " + dopt);
       }
@@ -191,7 +193,8 @@ int check(const RandomProblem& rp, int index, Tally& tally, std::vector<std::str
   if (truth.status != oracle::Status::unreachable) {
     try {
       const Schedule g = greedy_schedule(p, paths, static_cast<std::uint64_t>(index));
-      if (const auto bad = first_violation(g); !bad.empty()) say("greedy: invalid schedule (" + bad + ")");
+      if (const auto bad = first_violation(g); !bad.empty())
+        say("greedy: invalid schedule (" + bad + ")");
       if (solved && g.steps < best)
         say("greedy: " + std::to_string(g.steps) + " steps, below " + optimum);
     } catch (const Error& e) {
@@ -291,17 +294,18 @@ TEST(CrossCheck, EveryClaimAgainstTheOracle) {
       "store-and-forward, %d nonminimal); oracle: %d solved, %d unreachable, %d unknown (work "
       "cap); %d optimal claims, %d direct-delivery checks, %d refusals, %d evolutionary runs; "
       "%zu problems with disagreements; %.1f s\n",
-      static_cast<unsigned long long>(seed), tally.problems, tally.with_switches,
-      tally.with_fault, tally.store_and_forward, tally.nonminimal, tally.solved,
-      tally.unreachable, tally.unknown, tally.optimal_claims, tally.direct_checked,
-      tally.tool_refusals, tally.evolutionary_runs, tally.disagreements.size(), seconds);
+      static_cast<unsigned long long>(seed), tally.problems, tally.with_switches, tally.with_fault,
+      tally.store_and_forward, tally.nonminimal, tally.solved, tally.unreachable, tally.unknown,
+      tally.optimal_claims, tally.direct_checked, tally.tool_refusals, tally.evolutionary_runs,
+      tally.disagreements.size(), seconds);
   std::printf("kinds:");
   for (const auto& [kind, n] : tally.kinds) std::printf(" %s %d", kind.c_str(), n);
   std::printf("\n");
   if (const char* summary = std::getenv("CCSCHED_CROSSCHECK_SUMMARY"); summary && *summary) {
     if (FILE* f = std::fopen(summary, "w")) {
-      std::fprintf(f, "problems %d\nsolved %d\nunreachable %d\nunknown %d\noptimal_claims %d\n"
-                      "disagreements %zu\nseconds %.1f\n",
+      std::fprintf(f,
+                   "problems %d\nsolved %d\nunreachable %d\nunknown %d\noptimal_claims %d\n"
+                   "disagreements %zu\nseconds %.1f\n",
                    tally.problems, tally.solved, tally.unreachable, tally.unknown,
                    tally.optimal_claims, tally.disagreements.size(), seconds);
       for (const auto& d : tally.disagreements) std::fprintf(f, "\n%s", d.c_str());

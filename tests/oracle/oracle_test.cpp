@@ -3,6 +3,7 @@
 // oracle's route lists against the routing module's PathSet on networks with and without
 // switches. The last check is the one PathSet must pass for the tool's claims to hold: a
 // route may pass through any node's router, processors included (FORMATS.md rule 1).
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -52,7 +53,8 @@ Problem custom_problem(Topology t, const std::vector<std::pair<NodeId, std::vect
 
 std::string violations(const Schedule& s) {
   std::string out;
-  for (const auto& v : verify_schedule(s)) out += "rule " + std::to_string(v.rule) + ": " + v.text + "\n";
+  for (const auto& v : verify_schedule(s))
+    out += "rule " + std::to_string(v.rule) + ": " + v.text + "\n";
   return out;
 }
 
@@ -95,14 +97,22 @@ TEST(OracleHandChecked, RingPermutationShiftThreeRelaysBeatDirectDelivery) {
     for (const auto& m : p.collective.messages)
       if (m.origin == origin) two.transfers.push_back({s, std::move(path), {m.id}});
   };
-  add(1, 1, {1, 2});       add(2, 1, {2, 3, 4});
-  add(1, 2, {2, 3, 4});    add(2, 2, {4, 5});
-  add(1, 4, {4, 5});       add(2, 4, {5, 6, 7});
-  add(1, 5, {5, 6, 7});    add(2, 5, {7, 0});
-  add(1, 7, {7, 0});       add(2, 7, {0, 1, 2});
-  add(1, 0, {0, 7, 6});    add(2, 0, {6, 5, 4, 3});
-  add(1, 3, {3, 2, 1});    add(2, 3, {1, 0, 7, 6});
-  add(1, 6, {6, 5, 4, 3}); add(2, 6, {3, 2, 1});
+  add(1, 1, {1, 2});
+  add(2, 1, {2, 3, 4});
+  add(1, 2, {2, 3, 4});
+  add(2, 2, {4, 5});
+  add(1, 4, {4, 5});
+  add(2, 4, {5, 6, 7});
+  add(1, 5, {5, 6, 7});
+  add(2, 5, {7, 0});
+  add(1, 7, {7, 0});
+  add(2, 7, {0, 1, 2});
+  add(1, 0, {0, 7, 6});
+  add(2, 0, {6, 5, 4, 3});
+  add(1, 3, {3, 2, 1});
+  add(2, 3, {1, 0, 7, 6});
+  add(1, 6, {6, 5, 4, 3});
+  add(2, 6, {3, 2, 1});
   ASSERT_EQ(violations(two), "");
 
   const auto relay = solve(p);
@@ -281,8 +291,8 @@ std::string model_name(const Model& m) {
 }
 
 TEST(OracleRoutes, SameAsPathSetWithoutSwitches) {
-  for (const char* spec : {"ring:6", "uring:5", "kautz:2,2", "petersen", "complete:4",
-                           "mesh:2x3", "fbtree:7"})
+  for (const char* spec :
+       {"ring:6", "uring:5", "kautz:2,2", "petersen", "complete:4", "mesh:2x3", "fbtree:7"})
     for (const auto& model : route_models())
       EXPECT_EQ(compare_routes(make_topology(spec), model), "") << spec << " " << model_name(model);
 }
@@ -290,8 +300,8 @@ TEST(OracleRoutes, SameAsPathSetWithoutSwitches) {
 // Expected to fail while PathSet lists only routes whose interior nodes are switches:
 // in these networks some shortest or near-shortest routes pass through a terminal.
 TEST(OracleRoutes, SameAsPathSetWithSwitches) {
-  for (const char* spec : {"omega:8", "butterfly:8", "omega:4", "clos:2,2,2", "btree:4",
-                           "btree:8", "fattree:4", "fattree:8"})
+  for (const char* spec : {"omega:8", "butterfly:8", "omega:4", "clos:2,2,2", "btree:4", "btree:8",
+                           "fattree:4", "fattree:8"})
     for (const auto& model : route_models())
       EXPECT_EQ(compare_routes(make_topology(spec), model), "") << spec << " " << model_name(model);
   // Random networks with switches (and without), drawn by the cross-check's generator.
@@ -303,7 +313,8 @@ TEST(OracleRoutes, SameAsPathSetWithSwitches) {
     ++drawn;
     for (const auto& model : route_models())
       EXPECT_EQ(compare_routes(rp.problem.topology, model), "")
-          << rp.description << " " << model_name(model) << "\n" << rp.topology_json;
+          << rp.description << " " << model_name(model) << "\n"
+          << rp.topology_json;
   }
   EXPECT_EQ(drawn, 12);
 }
@@ -380,13 +391,18 @@ int plain_bfs(const Problem& p, int max_steps) {
   for (int step = 1; step <= max_steps; ++step) {
     std::vector<State> next;
     for (const State& s : level) {
-      struct Cand { std::size_t m; NodeId u, v; oracle::Route r; };
+      struct Cand {
+        std::size_t m;
+        NodeId u, v;
+        oracle::Route r;
+      };
       std::vector<Cand> cand;
       for (std::size_t i = 0; i < s.size(); ++i)
         for (const NodeId u : t.processors())
           for (const NodeId v : t.processors())
             if (((s[i] >> u) & 1) && !((s[i] >> v) & 1))
-              for (auto& r : oracle::allowed_routes(t, p.model, hops, u, v)) cand.push_back({i, u, v, r});
+              for (auto& r : oracle::allowed_routes(t, p.model, hops, u, v))
+                cand.push_back({i, u, v, r});
       for (std::uint64_t mask = 1; mask < (std::uint64_t{1} << cand.size()); ++mask) {
         std::vector<int> used(t.channel_count(), 0), out(t.node_count(), 0), in(t.node_count(), 0);
         State after = s;

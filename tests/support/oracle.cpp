@@ -215,7 +215,8 @@ class Search {
       for (Mask rest = missing; rest; rest &= rest - 1) {
         const int tgt = std::countr_zero(rest);
         int nearest = kUnreachable;
-        for (Mask h = s[i]; h; h &= h - 1) nearest = std::min(nearest, hops_[std::countr_zero(h)][tgt]);
+        for (Mask h = s[i]; h; h &= h - 1)
+          nearest = std::min(nearest, hops_[std::countr_zero(h)][tgt]);
         farthest = std::max(farthest, nearest);
       }
       channel_steps += std::max(count, farthest);
@@ -268,8 +269,8 @@ class Search {
 
   struct Candidate {
     Move move;
-    int key = 0;          // rule-out key: (message, receiver), or (sender, receiver) when combining
-    int last_blocker = 0; // largest candidate index that can block this one (itself if none)
+    int key = 0;  // rule-out key: (message, receiver), or (sender, receiver) when combining
+    int last_blocker = 0;  // largest candidate index that can block this one (itself if none)
   };
 
   std::vector<Candidate> candidates(const State& s) const {
@@ -282,8 +283,7 @@ class Search {
           if (direct_[i] && !(goal_[i] & bit(v))) continue;
           for (const NodeId u : procs_) {
             if (!(s[i] & bit(u)) || (direct_[i] && u != origin_[i])) continue;
-            for (const Route& r : routes(u, v))
-              out.push_back({{bit(i), u, v, &r}, i * n_ + v, 0});
+            for (const Route& r : routes(u, v)) out.push_back({{bit(i), u, v, &r}, i * n_ + v, 0});
           }
         }
       }
@@ -318,11 +318,13 @@ class Search {
     use.key[c.key] = static_cast<char>(delta > 0);
     use.sends[c.move.from] += delta;
     use.receives[c.move.to] += delta;
-    for (const ChannelId ch : c.move.route->channels) use.channel[ch] = static_cast<char>(delta > 0);
+    for (const ChannelId ch : c.move.route->channels)
+      use.channel[ch] = static_cast<char>(delta > 0);
   }
   StepUse fresh_use() const {
     return {std::vector<char>(p_.topology.channel_count(), 0), std::vector<int>(n_, 0),
-            std::vector<int>(n_, 0), std::vector<char>(static_cast<std::size_t>(n_) * std::max(n_, m_), 0)};
+            std::vector<int>(n_, 0),
+            std::vector<char>(static_cast<std::size_t>(n_) * std::max(n_, m_), 0)};
   }
 
   std::vector<Child> children(const State& s) {
@@ -332,8 +334,8 @@ class Search {
     // Which later candidate could block each one: a shared channel, the same rule-out
     // key, or (k ports) the same sender or receiver.
     {
-      std::vector<int> by_channel(p_.topology.channel_count(), -1), by_key(n_ * std::max(n_, m_), -1),
-          by_sender(n_, -1), by_receiver(n_, -1);
+      std::vector<int> by_channel(p_.topology.channel_count(), -1),
+          by_key(n_ * std::max(n_, m_), -1), by_sender(n_, -1), by_receiver(n_, -1);
       for (int j = 0; j < count; ++j) {
         for (const ChannelId ch : cand[j].move.route->channels) by_channel[ch] = j;
         by_key[cand[j].key] = j;
@@ -342,7 +344,8 @@ class Search {
       }
       for (int j = 0; j < count; ++j) {
         int last = by_key[cand[j].key];
-        for (const ChannelId ch : cand[j].move.route->channels) last = std::max(last, by_channel[ch]);
+        for (const ChannelId ch : cand[j].move.route->channels)
+          last = std::max(last, by_channel[ch]);
         if (k_ < kAllPorts)
           last = std::max({last, by_sender[cand[j].move.from], by_receiver[cand[j].move.to]});
         cand[j].last_blocker = last;
@@ -406,11 +409,12 @@ class Search {
     std::vector<Child> kept;
     for (auto& kid : all) {
       if (filter) charge(static_cast<long long>(kept.size()));
-      const bool dominated = filter && std::any_of(kept.begin(), kept.end(), [&](const Child& other) {
-        for (int i = 0; i < m_; ++i)
-          if (kid.state[i] & ~other.state[i]) return false;
-        return true;
-      });
+      const bool dominated =
+          filter && std::any_of(kept.begin(), kept.end(), [&](const Child& other) {
+            for (int i = 0; i < m_; ++i)
+              if (kid.state[i] & ~other.state[i]) return false;
+            return true;
+          });
       if (!dominated) {
         kid.estimate = estimate(kid.state);
         kept.push_back(std::move(kid));
@@ -447,7 +451,8 @@ class Search {
           if (!fits(use, c)) continue;
           if (combining_)
             for (int x = 0; x < m_; ++x)
-              if (!complete(s, x) && (s[x] & bit(u)) && !(s[x] & bit(tgt))) c.move.carried |= bit(x);
+              if (!complete(s, x) && (s[x] & bit(u)) && !(s[x] & bit(tgt)))
+                c.move.carried |= bit(x);
           take(use, c, +1);
           moves.push_back(c.move);
           if (cover(j + 1)) return true;

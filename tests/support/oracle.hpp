@@ -68,7 +68,7 @@ struct Result {
   int steps = 0;                    // when solved
   std::optional<Schedule> witness;  // when solved: a schedule of `steps` steps
   long long work = 0;
-  std::string note;                 // why unknown or unreachable
+  std::string note;  // why unknown or unreachable
 };
 
 Result minimum_steps(const Problem& problem, const Options& options = {});

@@ -104,12 +104,12 @@ Topology random_switched(Rng& rng, bool directed) {
 }
 
 const char* const kSpecs[] = {
-    "ring:3",      "ring:4",      "ring:5",     "ring:6",     "ring:7",      "uring:3",
-    "uring:4",     "uring:5",     "uring:6",    "torus:3x3",  "mesh:2x3",    "hypercube:3",
-    "complete:3",  "complete:4",  "complete:5", "kautz:2,2",  "petersen",    "omega:4",
-    "omega:8",     "butterfly:4", "butterfly:8", "clos:2,2,2", "clos:2,3,2", "btree:4",
-    "btree:8",     "fattree:4",   "fattree:8",  "fbtree:7",   "ring:8",      "octagon",
-    "mesh:3x3",    "kautz:2,3",   "debruijn:2,3",
+    "ring:3",     "ring:4",      "ring:5",       "ring:6",     "ring:7",     "uring:3",
+    "uring:4",    "uring:5",     "uring:6",      "torus:3x3",  "mesh:2x3",   "hypercube:3",
+    "complete:3", "complete:4",  "complete:5",   "kautz:2,2",  "petersen",   "omega:4",
+    "omega:8",    "butterfly:4", "butterfly:8",  "clos:2,2,2", "clos:2,3,2", "btree:4",
+    "btree:8",    "fattree:4",   "fattree:8",    "fbtree:7",   "ring:8",     "octagon",
+    "mesh:3x3",   "kautz:2,3",   "debruijn:2,3",
 };
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
@@ -137,9 +137,9 @@ std::vector<std::string> names(const Topology& t, const std::vector<NodeId>& nod
 // temporary file exactly as `ccsched solve --messages FILE` reads it.
 Collective from_list(const Topology& t, CollectiveKind kind, const std::string& text) {
   static int serial = 0;
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("ccsched-random-" + std::to_string(::getpid()) + "-" +
-                     std::to_string(serial++) + ".msg");
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("ccsched-random-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".msg");
   std::ofstream(path) << text;
   CollectiveRequest request;
   request.kind = kind;
@@ -157,8 +157,8 @@ RandomProblem random_problem(Rng& rng, int index) {
   // The kind first, then networks until one fits it (AAS only on three processors, ...),
   // so that every kind turns up in every sample of a few dozen problems.
   const CollectiveKind all_kinds[] = {
-      CollectiveKind::OAB, CollectiveKind::AAB, CollectiveKind::OAS,
-      CollectiveKind::AAS, CollectiveKind::AOG, CollectiveKind::MNB,
+      CollectiveKind::OAB, CollectiveKind::AAB,  CollectiveKind::OAS,
+      CollectiveKind::AAS, CollectiveKind::AOG,  CollectiveKind::MNB,
       CollectiveKind::MNS, CollectiveKind::PERM, CollectiveKind::CUSTOM};
   const CollectiveKind kind = all_kinds[uniform(rng, 0, 8)];
   const auto fits = [&](int P) {
@@ -234,7 +234,8 @@ RandomProblem random_problem(Rng& rng, int index) {
     case CollectiveKind::MNS: {
       const bool broadcast = kind == CollectiveKind::MNB;
       request.senders = names(t, pick(rng, t, broadcast ? uniform(rng, 2, 3) : uniform(rng, 1, 2)));
-      request.receivers = names(t, pick(rng, t, broadcast ? uniform(rng, 2, 4) : uniform(rng, 2, 3)));
+      request.receivers =
+          names(t, pick(rng, t, broadcast ? uniform(rng, 2, 4) : uniform(rng, 2, 3)));
       if (request.senders.size() == 1 && request.receivers.size() == 1 &&
           request.senders == request.receivers)
         request.receivers = names(t, pick(rng, t, 2));
@@ -278,8 +279,9 @@ RandomProblem random_problem(Rng& rng, int index) {
         text << '\n';
       }
       rp.message_list = text.str();
-      if (rp.message_list.empty()) rp.message_list = t.display_name(t.processors()[0]) + " " +
-                                                     t.display_name(t.processors()[1]) + "\n";
+      if (rp.message_list.empty())
+        rp.message_list =
+            t.display_name(t.processors()[0]) + " " + t.display_name(t.processors()[1]) + "\n";
       collective = from_list(t, kind, rp.message_list);
       break;
     }
@@ -291,16 +293,19 @@ RandomProblem random_problem(Rng& rng, int index) {
   Model model = default_model(t);
   const int ports = uniform(rng, 0, 2);
   model.ports = ports == 0 ? std::nullopt : std::optional<int>(ports);
-  const int routing = uniform(rng, 0, 3);
-  model.routing = routing < 2 ? Routing::minimal : Routing::nonminimal;
-  model.extra_hops = routing < 2 ? 2 : routing - 1;
+  // Minimal half the time; nonminimal:4 now and then: in a MIN of 2x2 switches a route
+  // through another terminal's router is that many hops longer than the shortest.
+  const int routing = uniform(rng, 0, 9);
+  model.routing = routing < 5 ? Routing::minimal : Routing::nonminimal;
+  model.extra_hops = routing < 5 ? 2 : routing < 7 ? 1 : routing < 9 ? 2 : 4;
   model.switching = chance(rng, 20) ? Switching::store_and_forward : Switching::wormhole;
   model.combining = false;
-  const std::string routing_text =
-      model.routing == Routing::minimal ? "minimal" : "nonminimal:" + std::to_string(model.extra_hops);
-  args.insert(args.end(), {"--ports", model.ports ? std::to_string(*model.ports) : "all",
-                           "--routing", routing_text, "--switching",
-                           std::string(to_string(model.switching))});
+  const std::string routing_text = model.routing == Routing::minimal
+                                       ? "minimal"
+                                       : "nonminimal:" + std::to_string(model.extra_hops);
+  args.insert(args.end(),
+              {"--ports", model.ports ? std::to_string(*model.ports) : "all", "--routing",
+               routing_text, "--switching", std::string(to_string(model.switching))});
   if (!fault_text.empty() && !rp.network.empty()) args.insert(args.end(), {"--fault", fault_text});
   rp.options = join(args, " ");
 

@@ -9,8 +9,9 @@
 // fbtree:7, random digraphs and graphs with and without switches; one faulty link one time
 // in four (only when the processors stay strongly connected). Collectives: every kind that
 // has messages (OAB, AAB and AAS on tiny networks, OAS, AOG, MNB, MNS, PERM, CUSTOM), kept
-// to about 1-6 messages. Model: 1, 2 or all ports; minimal, nonminimal:1 or nonminimal:2
-// routing; wormhole or (one time in five) store-and-forward; no combining.
+// to about 1-6 messages. Model: 1, 2 or all ports; minimal, nonminimal:1, nonminimal:2
+// or (rarely) nonminimal:4 routing; wormhole or (one time in five) store-and-forward; no
+// combining.
 #pragma once
 
 #include <random>
@@ -22,9 +23,9 @@ namespace ccsched::testing_support {
 
 struct RandomProblem {
   Problem problem;
-  std::string name;         // "problem-17": the stem of the files write_files writes
-  std::string description;  // one line: network, fault, collective, model
-  std::string network;      // the spec string, or empty when the network is a random one
+  std::string name;           // "problem-17": the stem of the files write_files writes
+  std::string description;    // one line: network, fault, collective, model
+  std::string network;        // the spec string, or empty when the network is a random one
   std::string topology_json;  // random networks: the ccsched-topology/1 document (faults applied)
   std::string message_list;   // CUSTOM and PERM-from-a-list: the --messages file's text
   std::string options;        // everything after the network: --cc ... --switching ...
