@@ -11,11 +11,12 @@
 // minimal, nonminimal:1, :2 and :4 routing; wormhole and store-and-forward.
 //
 // Per problem, with T* the oracle's optimum (and D* its optimum under direct delivery,
-// each scatter message one transfer, where the tool reports a direct-delivery claim):
+// each scatter message one transfer, on wormhole problems with scatter messages):
 //   * the driver (engine "sat") returns a schedule that verifies, with steps >= T*;
 //     `optimal` only when steps == T*; lower_bound <= T*; every bound of the report <= T*;
-//   * direct-delivery claims: direct_delivery_bound and every direct bound <= D*;
-//     optimal_within "direct delivery" only when steps == D*;
+//   * direct-delivery claims: the schedule's direct_delivery_bound and every bound under
+//     BoundOptions::direct_scatter <= D*; optimal_within "direct delivery" only when
+//     steps == D*;
 //   * lower_bounds() on its own: every bound <= T*;
 //   * the greedy schedule verifies and has steps >= T*; on every fifth problem UMDA and HGSA
 //     at T* too (verify, never below T*, same seed same schedule);
@@ -29,6 +30,7 @@
 // the long form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -162,27 +164,32 @@ int check(const RandomProblem& rp, int index, Tally& tally, std::vector<std::str
           say("solve's bound " + b.name + " = " + std::to_string(b.value) + " above " + optimum +
               " (" + b.argument + ")");
     }
-    // Direct-delivery claims hold against the direct-delivery optimum.
-    const bool direct_claim = out->direct_delivery_bound || !out->optimal_within.empty() ||
-                              !out->direct_bounds.bounds.empty() || s.direct_delivery_bound ||
-                              s.optimal_within;
-    if (direct_claim && truth.status != oracle::Status::unreachable) {
+    // Direct-delivery claims (the schedule's direct_delivery_bound and optimal_within, and
+    // the bounds computed under BoundOptions::direct_scatter) hold against the optimum
+    // under direct delivery.
+    const bool direct_eligible =
+        p.model.switching == Switching::wormhole && !p.model.combining &&
+        std::any_of(p.collective.messages.begin(), p.collective.messages.end(),
+                    [](const Message& m) { return m.targets.size() == 1; });
+    if ((direct_eligible || s.direct_delivery_bound || s.optimal_within) &&
+        truth.status != oracle::Status::unreachable) {
       if (const auto d = direct_optimum()) {
         const std::string dopt = "the direct-delivery optimum " + std::to_string(*d);
-        if (out->direct_delivery_bound && *out->direct_delivery_bound > *d)
-          say("solve: direct_delivery_bound " + std::to_string(*out->direct_delivery_bound) +
-              " above " + dopt);
         if (s.direct_delivery_bound && *s.direct_delivery_bound > *d)
           say("schedule: direct_delivery_bound " + std::to_string(*s.direct_delivery_bound) +
               " above " + dopt);
-        for (const auto& b : out->direct_bounds.bounds)
-          if (b.value > *d)
-            say("direct bound " + b.name + " = " + std::to_string(b.value) + " above " + dopt +
-                " (" + b.argument + ")");
-        const std::string within =
-            !out->optimal_within.empty() ? out->optimal_within : s.optimal_within.value_or("");
-        if (within == "direct delivery" && s.steps != *d)
+        if (s.optimal_within == "direct delivery" && s.steps != *d)
           say("optimal within direct delivery at " + std::to_string(s.steps) + " steps, " + dopt);
+        BoundOptions direct_options;
+        direct_options.direct_scatter = true;
+        try {
+          for (const auto& b : lower_bounds(p, paths, direct_options).bounds)
+            if (b.value > *d)
+              say("direct bound " + b.name + " = " + std::to_string(b.value) + " above " + dopt +
+                  " (" + b.argument + ")");
+        } catch (const Error& e) {
+          say(std::string("direct bounds refused (") + e.what() + ") but " + dopt);
+        }
       }
     }
   } else if (out) {
