@@ -25,7 +25,7 @@
 // Each disagreement is printed with the problem and a `ccsched solve` command that rebuilds
 // it (the files it needs are written to CCSCHED_CROSSCHECK_DIR, default the test temp dir).
 //
-// CCSCHED_CROSSCHECK_PROBLEMS (default 200; 60 under the sanitizers) and
+// CCSCHED_CROSSCHECK_PROBLEMS (default 250; 60 under the sanitizers) and
 // CCSCHED_CROSSCHECK_SEED (default 20261124) choose the sample; bench/crosscheck.sh runs
 // the long form.
 #include <gtest/gtest.h>
@@ -247,7 +247,7 @@ TEST(CrossCheck, EveryClaimAgainstTheOracle) {
 #if defined(__SANITIZE_ADDRESS__)
   const long long fallback = 60;  // several times slower under the sanitizers; same checks
 #else
-  const long long fallback = 200;
+  const long long fallback = 250;
 #endif
   const int count = static_cast<int>(env_number("CCSCHED_CROSSCHECK_PROBLEMS", fallback));
   const auto seed = static_cast<std::uint64_t>(env_number("CCSCHED_CROSSCHECK_SEED", 20261124));
