@@ -71,11 +71,10 @@ class BoundContext {
   // touching switches).
   bool transfer_channel(ChannelId c) const;
   bool walk_channel(ChannelId c) const { return transfer_channel(c); }
-  // May a transfer towards `target` pass through `y` (y != target)? Only switches in
-  // networks with switches; every node in direct networks; nobody under store-and-forward.
-  bool transfer_interior(NodeId y) const {
-    return !sf_ && (!has_switches_ || !topology().is_processor(y));
-  }
+  // May a transfer towards `target` pass through `y` (y != target)? Every node's router,
+  // processors included, in every network (FORMATS.md rule 1); nobody under
+  // store-and-forward (rule 8: one hop).
+  bool transfer_interior(NodeId /*y*/) const { return !sf_; }
 
   // Hop counts to `target` in the transfer graph (kInf where none); cached.
   const std::vector<int>& transfer_dist_to(NodeId target) const;

@@ -6,7 +6,10 @@
 // Under `mpirun` the evolutionary engines run one island per rank (dist module).
 #include <fmt/core.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <map>
@@ -139,10 +142,17 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
                    std::uint64_t seed) {
   const auto& t = problem.topology;
   if (o.json) {
-    fmt::print("{{\"status\": \"{}\", \"steps\": {}, \"lower_bound\": {}, \"optimal\": {}, "
-               "\"reason\": \"{}\", \"seconds\": {:.3f}, \"engine_seconds\": {:.3f}}}\n",
-               to_string(out.status), out.schedule ? out.schedule->steps : -1, out.lower_bound,
-               out.optimal, out.reason, out.seconds, out.engine_seconds);
+    nlohmann::ordered_json j;
+    j["status"] = to_string(out.status);
+    j["steps"] = out.schedule ? out.schedule->steps : -1;
+    j["lower_bound"] = out.lower_bound;
+    j["optimal"] = out.optimal;
+    if (!out.optimal_within.empty()) j["optimal_within"] = out.optimal_within;
+    if (out.direct_delivery_bound) j["direct_delivery_bound"] = *out.direct_delivery_bound;
+    j["reason"] = out.reason;
+    j["seconds"] = std::round(out.seconds * 1000.0) / 1000.0;
+    j["engine_seconds"] = std::round(out.engine_seconds * 1000.0) / 1000.0;
+    fmt::print("{}\n", j.dump());
     return;
   }
   fmt::print("network      {} ({} processors, {} switches, {} channels)\n", t.name(),
@@ -157,9 +167,15 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
                  ? fmt::format(" (raised from {} by the infeasibility proof)", out.bounds.best)
              : best != out.bounds.bounds.end() ? fmt::format(" ({})", best->name)
                                                : std::string());
+  if (out.direct_delivery_bound)
+    fmt::print("direct bound {} (holds only with direct delivery: one transfer per message)\n",
+               *out.direct_delivery_bound);
   if (out.schedule)
     fmt::print("steps        {} ({})\n", out.schedule->steps,
-               out.optimal ? "optimal: " + out.reason : out.reason);
+               out.optimal ? "optimal: " + out.reason
+               : out.optimal_within.empty()
+                   ? out.reason
+                   : "not proven optimal under the model; " + out.reason);
   else
     fmt::print("steps        none found ({}: {})\n", to_string(out.status), out.reason);
   fmt::print("engine       {}, seed {}, {:.2f} s\n",

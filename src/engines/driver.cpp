@@ -1,9 +1,12 @@
-// The step-count search (issue "exact engine", "The driver"). It starts from the best
-// lower bound and a greedy upper bound, then walks down with the chosen engine: every
-// feasible answer lowers the target to one step below the schedule found, an infeasible
-// answer over the unrestricted encoding proves the last schedule optimal, and meeting the
-// lower bound proves it without any search. Every schedule it returns has passed the
-// verifier (a schedule the verifier rejects is an engine bug, never an answer).
+// The step-count search (docs/ENGINES.md, "The driver"). It starts from the best lower
+// bound and a greedy upper bound, then walks down with the chosen engine: every feasible
+// answer lowers the target to one step below the schedule found, an infeasible answer over
+// an encoding that covers the whole model proves the last schedule optimal, and meeting the
+// lower bound proves it without any search. Wormhole scatters are first searched with
+// direct delivery (one transfer per message, the seeds' model); what that proves is
+// optimality within direct delivery only, so a relay search follows (driver.hpp). Every
+// schedule it returns has passed the verifier (a schedule the verifier rejects is an
+// engine bug, never an answer).
 #include "ccsched/engines/driver.hpp"
 
 #include <stdexcept>
@@ -12,6 +15,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/lns.hpp"
+#include "ccsched/engines/sat.hpp"
 #include "ccsched/engines/symmetric.hpp"
 #include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
@@ -31,37 +35,110 @@ void check_valid(const Schedule& s) {
 }  // namespace
 
 SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) {
+  refuse_reductions(problem.collective, "the solve driver", "--cc");
   const auto start = Budget::Clock::now();
   const Budget budget(request.time_limit, request.interrupt);
   SolveOutcome out;
-  // Path lists stop growing at the deadline or on Ctrl-C (issue 7): a pair listed late
-  // keeps the paths found so far, and the phase that asked notices the budget itself.
+  // Path lists stop growing at the deadline or on Ctrl-C: a pair listed late keeps the
+  // paths found so far, and the phase that asked notices the budget itself.
   PathLimits path_limits = request.path_limits;
   if (request.time_limit < 1e17)
     path_limits.deadline = start + std::chrono::duration_cast<Budget::Clock::duration>(
                                        std::chrono::duration<double>(request.time_limit));
   path_limits.stop = request.interrupt;
   const PathSet paths(problem.topology, problem.model, path_limits);
-  // Wormhole scatter-type problems are scheduled with direct delivery (each message one
-  // transfer from origin to target), the model of the seeds and of the SAT engine's direct
-  // encoding; the bounds and every optimality claim are then relative to that model, and
-  // the reason says so. Broadcasts and store-and-forward use the unrestricted model.
+  // Wormhole scatter-type problems are searched with direct delivery first (each message
+  // one transfer from origin to target), the model of the seeds and of the SAT engine's
+  // direct encoding. The bounds that assume it are kept apart: they bound the direct
+  // search (`floor`), never `lower_bound`.
   const bool direct = !is_broadcast(problem.collective) &&
                       problem.model.switching == Switching::wormhole;
   BoundOptions bound_options;
-  bound_options.direct_scatter = direct;
-  bound_options.time_limit = 0.5 * request.time_limit;  // the bounds get half of the limit
+  bound_options.time_limit = (direct ? 0.25 : 0.5) * request.time_limit;  // bounds: half
   out.bounds = lower_bounds(problem, paths, bound_options);
   out.lower_bound = out.bounds.best;
-  const std::string model_note = direct ? " (direct delivery, the seeds' model)" : "";
+  int floor = out.lower_bound;  // a bound on every schedule the main search can find
+  if (direct) {
+    bound_options.direct_scatter = true;
+    out.direct_bounds = lower_bounds(problem, paths, bound_options);
+    floor = std::max(floor, out.direct_bounds.best);
+  }
+  bool within_direct = false;  // proven optimal within direct delivery
+
+  // Optimal under the model when the schedule meets `lower_bound`; within direct delivery
+  // when it meets `floor` (every schedule here but the relay search's is direct).
+  auto settle = [&](const std::string& otherwise) {
+    const int steps = out.schedule->steps;
+    if (steps <= out.lower_bound) {
+      out.optimal = true;
+      out.reason = "meets the lower bound";
+    } else if (direct && steps <= floor) {
+      within_direct = true;
+      out.reason = "meets the direct-delivery bound";
+    } else {
+      out.reason = otherwise;
+    }
+    return steps <= floor;
+  };
+  // Scatters: a shorter schedule with relays, or the proof under the model (the SAT
+  // engine's spreading encoding, where any processor may pass a message on). Refused
+  // encodings and time-outs leave the claim restricted, never false.
+  auto relay_search = [&](std::optional<int> only) {
+    if (!direct || out.optimal || budget.expired() ||
+        (request.engine != "auto" && request.engine != "sat"))
+      return;
+    EngineOptions options = request.options;
+    constexpr double kRelayMemory = 2e9;  // the relay encoding grows fast; keep it modest
+    options.max_memory = options.max_memory > 0 ? std::min(options.max_memory, kRelayMemory)
+                                                : kRelayMemory;
+    SatEngine relays(options, ScatterEncoding::relays);
+    const Budget relay_budget =
+        budget.sub(request.time_limit < 1e17 ? budget.remaining() : 60.0);
+    int target = only ? *only : out.schedule->steps - 1;
+    while (target >= out.lower_bound) {
+      EngineResult r = relays.solve(problem, paths, target, relay_budget);
+      out.engine_seconds += r.seconds;
+      if (r.status == SolveStatus::feasible) {
+        out.schedule = std::move(r.schedule);
+        out.status = SolveStatus::feasible;
+        within_direct = false;
+        settle("a schedule with relays, shorter than direct delivery allows");
+        if (out.optimal || only) return;
+        target = out.schedule->steps - 1;
+      } else if (r.status == SolveStatus::infeasible && r.complete) {
+        if (only) {
+          out.status = SolveStatus::infeasible;
+          out.reason = std::to_string(target) + " steps proven infeasible (relays included)";
+          out.lower_bound = std::max(out.lower_bound, target + 1);
+          return;
+        }
+        out.lower_bound = target + 1;
+        out.optimal = true;
+        out.reason = std::to_string(target) + " steps proven infeasible (relays included)";
+        return;
+      } else {
+        if (out.schedule && !only)
+          out.reason += "; relays not decided at " + std::to_string(target) + " steps (" +
+                        (r.note.empty() ? std::string("no answer") : r.note) + ")";
+        return;
+      }
+    }
+  };
+
   auto finish = [&]() -> SolveOutcome {
-    if (out.optimal) out.reason += model_note;
     out.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
+    if (direct && floor > out.lower_bound) out.direct_delivery_bound = floor;
+    if (!out.optimal && within_direct) {
+      out.optimal_within = "direct delivery";
+      out.reason = "optimal within direct delivery: " + out.reason;
+    }
     if (out.schedule) {
       check_valid(*out.schedule);
       out.status = SolveStatus::feasible;
       out.schedule->lower_bound = out.lower_bound;
       out.schedule->optimal = out.optimal;
+      out.schedule->direct_delivery_bound = out.direct_delivery_bound;
+      if (!out.optimal_within.empty()) out.schedule->optimal_within = out.optimal_within;
       if (out.schedule->solver) out.schedule->solver->seconds = out.seconds;
     }
     return std::move(out);
@@ -84,17 +161,21 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     out.status = r.status;
     if (r.status == SolveStatus::feasible) {
       out.schedule = std::move(r.schedule);
-      out.optimal = out.schedule->steps == out.lower_bound;
-      out.reason = out.optimal ? "meets the lower bound" : "not proven optimal (fixed --steps)";
-    } else if (r.status == SolveStatus::infeasible && !r.complete) {
-      out.status = SolveStatus::unknown;
-      out.reason = "no schedule under the " + r.note + " (not a proof)";
-    } else if (r.status == SolveStatus::infeasible) {
+      settle("not proven optimal (fixed --steps)");
+      return finish();
+    }
+    if (r.status == SolveStatus::infeasible && r.complete) {
       out.reason = std::to_string(T) + " steps proven infeasible";
       out.lower_bound = std::max(out.lower_bound, T + 1);
-    } else {
-      out.reason = r.note;
+      return finish();
     }
+    if (r.status == SolveStatus::infeasible && !r.proof_within.empty())
+      floor = std::max(floor, T + 1);
+    out.status = SolveStatus::unknown;
+    out.reason = r.status == SolveStatus::infeasible
+                     ? "no schedule under the " + r.note + " (not a proof)"
+                     : r.note;
+    relay_search(T);
     return finish();
   }
 
@@ -103,15 +184,14 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   // meets the bound the greedy schedule is not needed at all, which matters on large
   // networks (hypercube:10 AAS: greedy needs minutes, the design milliseconds).
   auto built = constructive_schedule(problem, paths);
-  if (built && built->steps <= out.lower_bound) {
+  if (built && built->steps <= floor) {
     out.schedule = std::move(built);
   } else {
     out.schedule = greedy_schedule(problem, paths, request.options.seed, budget);
     if (built && built->steps < out.schedule->steps) out.schedule = std::move(built);
   }
-  if (out.schedule->steps <= out.lower_bound) {
-    out.optimal = true;
-    out.reason = "meets the lower bound";
+  if (settle("not proven optimal")) {
+    relay_search(std::nullopt);
     return finish();
   }
   if (engine_name == "greedy") {
@@ -125,15 +205,13 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     // that ends because the budget ran out stops the search; the decision comes from the
     // engine's result, never from this process's clock alone, so every island of an MPI
     // run takes the same path.
-    for (int target = out.lower_bound; target < out.schedule->steps; ++target) {
+    for (int target = floor; target < out.schedule->steps; ++target) {
       EngineResult r = engine->solve(problem, paths, target, budget);
       out.engine_seconds += r.seconds;
       if (r.status == SolveStatus::feasible) {
         out.schedule = std::move(r.schedule);
-        out.optimal = out.schedule->steps <= out.lower_bound;
-        out.reason = out.optimal ? "meets the lower bound"
-                                 : "not proven optimal (" + engine_name + " gave up on " +
-                                       std::to_string(target - 1) + " steps)";
+        settle("not proven optimal (" + engine_name + " gave up on " +
+               std::to_string(target - 1) + " steps)");
         return finish();
       }
       if (r.budget_exhausted) {
@@ -147,26 +225,23 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   }
   int target = out.schedule->steps - 1;
   out.reason = "not proven optimal";
-  // A better schedule: the next target is one step fewer; true when it meets the bound.
+  // A better schedule: the next target is one step fewer; true when it meets the floor.
   auto improved = [&]() {
     target = out.schedule->steps - 1;
-    if (out.schedule->steps > out.lower_bound) return false;
-    out.optimal = true;
-    out.reason = "meets the lower bound";
-    return true;
+    return settle("not proven optimal");
   };
   // Symmetric schedules (engines/symmetric.hpp) first: on symmetric networks the optimum
   // is usually symmetric, and the encoding is the symmetry group's order times smaller. It
   // proves nothing. Broadcasts aim at the lower bound and then one step more at a time;
-  // scatters only at the lower bound and on a shorter slice, since the window search
-  // below closes the steps above it quickly (trying each of them here cost B-Tree 32 AAS
-  // 30 s for nothing).
+  // scatters only at the floor and on a shorter slice, since the window search below
+  // closes the steps above it quickly (trying each of them here cost B-Tree 32 AAS 30 s
+  // for nothing).
   if (engine_name == "sat") {
     const auto symmetries = problem_symmetries(problem, budget);
     const bool broadcast = is_broadcast(problem.collective);
     const double cap = broadcast ? 30.0 : 4.0;
-    const int last = broadcast ? out.schedule->steps - 1 : out.lower_bound;
-    for (int steps = out.lower_bound;
+    const int last = broadcast ? out.schedule->steps - 1 : floor;
+    for (int steps = floor;
          !symmetries.empty() && steps <= last && steps < out.schedule->steps && !budget.expired();
          ++steps) {
       EngineResult r = symmetric_schedule(
@@ -179,7 +254,10 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
         break;
       }
     }
-    if (improved()) return finish();
+    if (improved()) {
+      relay_search(std::nullopt);
+      return finish();
+    }
   }
   // Broadcasts: first the fixed-tree encoding (engines/tree_sat.hpp), which only chooses
   // steps for given trees and is far smaller than the spreading encoding: neighbour trees
@@ -205,7 +283,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       if (try_trees(*near_trees, steps, std::min(0.25 * budget.remaining(), 10.0))) break;
     if (improved()) return finish();
   }
-  while (target >= out.lower_bound) {
+  while (target >= floor) {
     if (trees_apply && !budget.expired() &&
         try_trees(trees_of(problem, *out.schedule), target,
                   std::min(0.15 * budget.remaining(), 20.0))) {
@@ -233,7 +311,8 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       out.engine_seconds += first->seconds;
       const bool decided =
           first->status == SolveStatus::feasible ||
-          (first->status == SolveStatus::infeasible && (first->complete || broadcast));
+          (first->status == SolveStatus::infeasible &&
+           (first->complete || !first->proof_within.empty() || broadcast));
       if (!decided && !budget.expired()) {
         const auto lns_start = Budget::Clock::now();
         auto squeezed = lns_squeeze(
@@ -260,6 +339,12 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       out.optimal = true;
       out.reason = std::to_string(target) + " steps proven infeasible";
       break;
+    } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
+      // Proven within direct delivery only: the relay search below decides the rest.
+      floor = target + 1;
+      within_direct = true;
+      out.reason = std::to_string(target) + " steps proven infeasible with " + r.proof_within;
+      break;
     } else {
       out.reason = r.status == SolveStatus::infeasible
                        ? "no schedule of " + std::to_string(target) + " steps under the " +
@@ -268,6 +353,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
       break;
     }
   }
+  relay_search(std::nullopt);
   return finish();
 }
 

@@ -60,8 +60,13 @@ Schedule assemble_schedule(const Problem& problem, std::vector<Transfer> transfe
     }
     t.step = next_new;
   }
-  Schedule s{problem.topology, problem.collective, problem.model, next_new, std::move(transfers),
-             std::nullopt, false, SolverInfo{std::string(engine), seed, 0.0}};
+  Schedule s;
+  s.topology = problem.topology;
+  s.collective = problem.collective;
+  s.model = problem.model;
+  s.steps = next_new;
+  s.transfers = std::move(transfers);
+  s.solver = SolverInfo{std::string(engine), seed, 0.0};
   return s;
 }
 

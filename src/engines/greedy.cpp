@@ -152,19 +152,14 @@ std::vector<Transfer> schedule_direct(const Problem& problem, const PathSet& pat
       // where all of either are taken are skipped without a search.
       const auto& t = problem.topology;
       const int d = paths.distance(from, to);
-      const bool terminals_only = t.switch_count() > 0;
       std::vector<ChannelId> first, last;
       for (const ChannelId c : t.out_channels(from)) {
         const NodeId next = t.channel(c).to;
-        if (paths.distance(next, to) == d - 1 &&
-            (next == to || !terminals_only || !t.is_processor(next)))
-          first.push_back(c);
+        if (paths.distance(next, to) == d - 1) first.push_back(c);
       }
       for (const ChannelId c : t.in_channels(to)) {
         const NodeId prev = t.channel(c).from;
-        if (paths.distance(from, prev) == d - 1 &&
-            (prev == from || !terminals_only || !t.is_processor(prev)))
-          last.push_back(c);
+        if (paths.distance(from, prev) == d - 1) last.push_back(c);
       }
       auto open_after = [&](const std::vector<ChannelId>& hops, Step s) {
         Step best = std::numeric_limits<Step>::max();
@@ -344,6 +339,7 @@ Schedule greedy_schedule(const Problem& problem, const PathSet& paths, std::uint
 
 EngineResult GreedyEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                  const Budget& budget) {
+  refuse_reductions(problem.collective, "the greedy engine", "greedy");
   const auto start = Budget::Clock::now();
   EngineResult result;
   Schedule s = greedy_schedule(problem, paths, options_.seed, budget);

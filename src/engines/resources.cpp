@@ -47,7 +47,6 @@ PathCensus::PathCensus(const Topology& t, const Model& model) : topology_(&t) {
   count_.assign(processors_ * processors_, 0.0);
   dist_.assign(processors_ * processors_, kUnreachable);
   const int n = t.node_count();
-  const bool terminals_only = t.switch_count() > 0;
   std::vector<int> dist(n);
   std::vector<NodeId> queue;
   std::vector<double> ways(n), next(n);
@@ -66,8 +65,6 @@ PathCensus::PathCensus(const Topology& t, const Model& model) : topology_(&t) {
         }
       }
     }
-    // A node may be an interior node of a path only if relaying there is allowed.
-    auto relays = [&](NodeId v) { return v == target || !terminals_only || !t.is_processor(v); };
     std::fill(ways.begin(), ways.end(), 0.0);
     if (model.switching == Switching::store_and_forward) {
       for (const ChannelId c : t.in_channels(target)) ways[t.channel(c).from] = 1.0;
@@ -79,7 +76,7 @@ PathCensus::PathCensus(const Topology& t, const Model& model) : topology_(&t) {
         double w = 0.0;
         for (const ChannelId c : t.out_channels(u)) {
           const NodeId v = t.channel(c).to;
-          if (dist[v] == dist[u] - 1 && relays(v)) w += ways[v];
+          if (dist[v] == dist[u] - 1) w += ways[v];
         }
         ways[u] = w;
       }
@@ -88,7 +85,7 @@ PathCensus::PathCensus(const Topology& t, const Model& model) : topology_(&t) {
       int far = 0;
       for (const NodeId u : queue) far = std::max(far, dist[u]);
       const int longest = far + model.extra_hops;
-      // reach[h][u] = walks from u to target of exactly h hops through relaying nodes.
+      // reach[h][u] = walks from u to target of exactly h hops (any node may relay).
       std::vector<double> layer(n, 0.0), total(n, 0.0);
       layer[target] = 1.0;
       for (int h = 1; h <= longest; ++h) {
@@ -96,7 +93,7 @@ PathCensus::PathCensus(const Topology& t, const Model& model) : topology_(&t) {
         for (NodeId u = 0; u < n; ++u)
           for (const ChannelId c : t.out_channels(u)) {
             const NodeId v = t.channel(c).to;
-            if (layer[v] != 0.0 && relays(v)) next[u] += layer[v];
+            if (layer[v] != 0.0) next[u] += layer[v];
           }
         next[target] = 0.0;  // a path ends at its first arrival
         for (NodeId u = 0; u < n; ++u)
@@ -130,10 +127,10 @@ double PathCensus::total_hops(double cap, std::optional<int> radius) const {
 }
 
 ResourceEstimate estimate_paths(const Problem& problem, const PathCensus& census, double cap,
-                                std::optional<int> radius) {
+                                std::optional<int> radius, bool spreading) {
   ResourceEstimate e;
   double hops = 0.0, pairs = 0.0;
-  if (direct_delivery(problem)) {
+  if (!spreading) {
     for (const auto& m : problem.collective.messages)
       for (const NodeId v : m.targets) {
         const double c = std::min(census.count(m.origin, v), cap);
@@ -153,9 +150,19 @@ ResourceEstimate estimate_paths(const Problem& problem, const PathCensus& census
   return e;
 }
 
+ResourceEstimate estimate_paths(const Problem& problem, const PathCensus& census, double cap,
+                                std::optional<int> radius) {
+  return estimate_paths(problem, census, cap, radius, !direct_delivery(problem));
+}
+
 ResourceEstimate estimate_sat(const Problem& problem, const PathCensus& census, int steps,
                               std::optional<int> radius, double cap) {
-  const ResourceEstimate paths = estimate_paths(problem, census, cap, radius);
+  return estimate_sat(problem, census, steps, radius, cap, !direct_delivery(problem));
+}
+
+ResourceEstimate estimate_sat(const Problem& problem, const PathCensus& census, int steps,
+                              std::optional<int> radius, double cap, bool spreading) {
+  const ResourceEstimate paths = estimate_paths(problem, census, cap, radius, spreading);
   ResourceEstimate e;
   const double T = std::max(1, steps);
   const int k = problem.model.ports.value_or(0);
@@ -163,7 +170,7 @@ ResourceEstimate estimate_sat(const Problem& problem, const PathCensus& census, 
   double vars = T, clauses = 0.0, lits = 0.0;
   double channel_entries = 0.0;  // literals in the per-(channel, step) at-most-one lists
   double sent = 0.0, received = 0.0;
-  if (direct_delivery(problem)) {
+  if (!spreading) {
     // sat.cpp encode_direct: message i may use steps 1..min(T, i+1); one z and |P| y per step.
     for (std::size_t i = 0; i < messages.size(); ++i) {
       const auto& m = messages[i];

@@ -2,13 +2,17 @@
 // CaDiCaL. Two encodings:
 //
 // * direct — wormhole scatter-type problems (every message has one target and travels
-//   origin -> target in one transfer, as in all the seeds): y[m][p][s] chooses path p and
+//   origin -> target in one transfer, as in all the seeds). A restriction: FORMATS.md lets
+//   a processor receive a message and pass it on (rule 5), which can need fewer steps
+//   (ring:8, circular shift 3: 4 steps direct, 3 with relays), so its "infeasible" proves
+//   nothing under the model (complete = false). y[m][p][s] chooses path p and
 //   step s for message m; at least one choice per message; at most one transfer per
 //   channel and step; at most k messages sent and k received per processor and step.
 //   Steps are interchangeable here, so the i-th message may use steps 1..i+1 only
 //   (value-precedence symmetry breaking; any schedule can be relabelled to satisfy it).
 //
-// * spreading — broadcasts, and every problem under store-and-forward: x[m][u][v][p][s]
+// * spreading — broadcasts, every problem under store-and-forward, and scatters asked for
+//   with ScatterEncoding::relays: x[m][u][v][p][s]
 //   sends message m from u to v along p in step s; r[m][v][s] says v receives m in step
 //   s, hold[m][u][s] that u holds m before step s (origin, or received earlier: FORMATS.md
 //   rule 5). Trees are built by the solver, not fixed in advance. Every processor may
@@ -45,7 +49,8 @@ struct Encoding {
   int steps = 0;
   std::vector<int> activation;  // [s], s = 1..steps (index 0 unused)
   std::vector<Choice> choices;
-  bool complete = true;
+  bool complete = false;  // set by the encoder when it covers every schedule of the model
+  std::string proof_within;  // EngineResult::proof_within
   std::string note;
 };
 
@@ -56,8 +61,9 @@ struct EncodingAborted {};
 class Encoder {
  public:
   Encoder(const Problem& problem, const PathSet& paths, const EngineOptions& options,
-          SatRestriction restriction, const Budget* budget, Cnf& cnf)
+          SatRestriction restriction, bool spreading, const Budget* budget, Cnf& cnf)
       : problem_(problem),
+        spreading_(spreading),
         paths_(paths),
         options_(options),
         radius_(restriction.radius),
@@ -71,12 +77,11 @@ class Encoder {
     enc_.activation.assign(steps + 1, 0);
     for (Step s = 1; s <= steps; ++s) enc_.activation[s] = cnf_.new_var();
     channel_users_.assign(static_cast<std::size_t>(steps + 1) * problem_.topology.channel_count(), {});
-    const bool direct = !is_broadcast(problem_.collective) &&
-                        problem_.model.switching == Switching::wormhole;
-    if (direct)
-      encode_direct();
-    else
+    enc_.complete = true;  // until a restriction below says otherwise
+    if (spreading_)
       encode_spreading();
+    else
+      encode_direct();
     for (auto& users : channel_users_) {
       cnf_.at_most_one(users);
       check_size();
@@ -99,6 +104,8 @@ class Encoder {
   int ports() const { return problem_.model.ports.value_or(0); }  // 0 = all-port
 
   void encode_direct() {
+    enc_.complete = false;
+    enc_.note = enc_.proof_within = "direct delivery";
     const auto& messages = problem_.collective.messages;
     const int n = problem_.topology.node_count();
     const int T = enc_.steps;
@@ -146,8 +153,8 @@ class Encoder {
     std::vector<const Path*> all;
     for (const Path& p : candidates) all.push_back(&p);
     if (!paths_per_message_ || static_cast<int>(all.size()) <= *paths_per_message_) return all;
-    enc_.complete = false;
-    enc_.note = std::to_string(*paths_per_message_) + " path(s) per message restriction";
+    enc_.proof_within.clear();
+    enc_.note = "direct delivery, " + std::to_string(*paths_per_message_) + " path(s) per message";
     if (!balanced_) {
       // The first paths of the enumeration follow the lowest-numbered channel at every
       // hop: dimension-ordered routing on hypercubes, meshes and tori.
@@ -294,6 +301,7 @@ class Encoder {
   }
 
   const Problem& problem_;
+  bool spreading_;
   const PathSet& paths_;
   const EngineOptions& options_;
   std::optional<int> radius_;
@@ -354,26 +362,32 @@ struct SatEngine::State {
   SatStats stats;
 };
 
-SatEngine::SatEngine(EngineOptions options) : options_(std::move(options)) {}
+SatEngine::SatEngine(EngineOptions options, ScatterEncoding scatter)
+    : options_(std::move(options)), scatter_(scatter) {}
 SatEngine::~SatEngine() = default;
 
 SatStats SatEngine::stats() const { return state_ ? state_->stats : SatStats{}; }
 
-SatStats estimate_sat_size(const Problem& problem, const PathSet& paths, int steps) {
+SatStats estimate_sat_size(const Problem& problem, const PathSet& paths, int steps,
+                           ScatterEncoding scatter) {
   Cnf counter(nullptr);
   EngineOptions options;
   options.max_clauses = std::numeric_limits<std::int64_t>::max();
-  Encoder(problem, paths, options, {options.radius, std::nullopt}, nullptr, counter).encode(steps);
+  const bool spreading = SatEngine(options, scatter).uses_spreading(problem);
+  Encoder(problem, paths, options, {options.radius, std::nullopt}, spreading, nullptr, counter)
+      .encode(steps);
   return {counter.vars(), counter.clauses()};
 }
 
-bool SatEngine::uses_spreading(const Problem& problem) {
+bool SatEngine::uses_spreading(const Problem& problem) const {
   return is_broadcast(problem.collective) ||
-         problem.model.switching == Switching::store_and_forward;
+         problem.model.switching == Switching::store_and_forward ||
+         scatter_ == ScatterEncoding::relays;
 }
 
 EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                               const Budget& budget) {
+  refuse_reductions(problem.collective, "the sat engine", "sat");
   if (problem.model.combining)
     throw Unsupported("combining is not supported by the sat engine yet", "--combining");
   const auto start = Budget::Clock::now();
@@ -459,7 +473,8 @@ bool SatEngine::fits_memory(const Problem& problem, const PathSet& paths, int st
   double cap = paths.limits().truncate ? static_cast<double>(paths.limits().max_paths_per_pair)
                                        : 1e300;
   if (restriction.paths_per_message) cap = std::min<double>(cap, *restriction.paths_per_message);
-  const auto need = estimate_sat(problem, *census_->census, steps, restriction.radius, cap);
+  const auto need = estimate_sat(problem, *census_->census, steps, restriction.radius, cap,
+                                 uses_spreading(problem));
   if (need.bytes <= options_.max_memory) return true;
   if (why != nullptr)
     *why = memory_refusal("the SAT encoding for " + std::to_string(steps) + " steps", need,
@@ -480,7 +495,9 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     st.solver->set("seed", static_cast<int>(options_.seed % 2147483647u));
     Cnf cnf(st.solver.get());
     try {
-      st.encoding = Encoder(problem, paths, options_, restriction, &budget, cnf).encode(steps);
+      st.encoding = Encoder(problem, paths, options_, restriction, uses_spreading(problem),
+                            &budget, cnf)
+                        .encode(steps);
     } catch (const EncodingAborted&) {
       st.solver.reset();  // a half-built encoding is useless: build it again next time
       result.status = SolveStatus::unknown;
@@ -499,9 +516,11 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
   result.conflicts = watch.conflicts();
   result.complete = st.encoding.complete;
   result.note = st.encoding.note;
+  result.proof_within = st.encoding.proof_within;
   if (paths.truncated()) {
     // Some pair had more paths than the path limit kept: the search was restricted.
     result.complete = false;
+    result.proof_within.clear();
     result.note = (result.note.empty() ? "" : result.note + ", ") + "at most " +
                   std::to_string(paths.limits().max_paths_per_pair) + " paths per pair";
   }

@@ -34,8 +34,7 @@ class PathEnumerator {
         truncate_(limits.truncate),
         limits_(limits),
         out_(out),
-        on_path_(t.node_count(), 0),
-        terminals_only_(t.switch_count() > 0) {}
+        on_path_(t.node_count(), 0) {}
 
   // False when the list was cut at the limit (truncate mode) or by the deadline.
   bool run(NodeId from, int budget) {
@@ -77,7 +76,6 @@ class PathEnumerator {
       const NodeId next = t_.channel(c).to;
       if (on_path_[next] || dist_to_[next] == kUnreachable || dist_to_[next] + 1 > budget)
         continue;
-      if (terminals_only_ && next != to_ && t_.is_processor(next)) continue;
       on_path_[next] = 1;
       current_.nodes.push_back(next);
       current_.channels.push_back(c);
@@ -99,7 +97,6 @@ class PathEnumerator {
   std::uint64_t calls_ = 0;
   std::vector<Path>& out_;
   std::vector<char> on_path_;
-  bool terminals_only_;  // networks with switches: processors do not relay
   Path current_;
 };
 
@@ -161,9 +158,10 @@ bool PathSet::searches_lazily() const {
   return model_.switching == Switching::wormhole && model_.routing == Routing::minimal;
 }
 
-// ways_[to][x]: paths from x to `to` down the shortest-path DAG whose interior nodes may
-// relay (switches only, in networks with switches), exactly the paths PathEnumerator lists
-// under minimal routing (the same recurrence as PathCensus, engines/resources.hpp).
+// ways_[to][x]: paths from x to `to` down the shortest-path DAG (any interior node:
+// FORMATS.md lets a path pass through every node's router, processors included, in every
+// network), exactly the paths PathEnumerator lists under minimal routing (the same
+// recurrence as PathCensus, engines/resources.hpp).
 const std::vector<double>& PathSet::ways_to(NodeId to) const {
   if (ways_.empty()) ways_.resize(topology_->node_count());
   auto& ways = ways_[to];
@@ -171,7 +169,6 @@ const std::vector<double>& PathSet::ways_to(NodeId to) const {
   if (dist_[to].empty()) dist_[to] = distances_to(*topology_, to);
   const auto& dist = dist_[to];
   const Topology& t = *topology_;
-  const bool terminals_only = t.switch_count() > 0;
   std::vector<NodeId> order;
   for (NodeId v = 0; v < t.node_count(); ++v)
     if (dist[v] != kUnreachable) order.push_back(v);
@@ -184,8 +181,7 @@ const std::vector<double>& PathSet::ways_to(NodeId to) const {
     double w = 0.0;
     for (const ChannelId c : t.out_channels(u)) {
       const NodeId v = t.channel(c).to;
-      if (dist[v] == dist[u] - 1 && (v == to || !terminals_only || !t.is_processor(v)))
-        w += ways[v];
+      if (dist[v] == dist[u] - 1) w += ways[v];
     }
     ways[u] = w;
   }
@@ -207,7 +203,6 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
   if (!limits_.truncate && ways[from] > limit) too_many_paths(limits_.max_paths_per_pair);
   const auto& dist = dist_[to];
   const Topology& t = *topology_;
-  const bool terminals_only = t.switch_count() > 0;
   if (dead_.size() != static_cast<std::size_t>(t.node_count())) dead_.assign(t.node_count(), 0);
   if (++epoch_ == 0) {  // wrapped: old marks could collide with the new epoch
     std::fill(dead_.begin(), dead_.end(), 0);
@@ -225,7 +220,6 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
     for (const ChannelId c : t.out_channels(at)) {
       const NodeId next = t.channel(c).to;
       if (dist[next] != dist[at] - 1) continue;
-      if (terminals_only && next != to && t.is_processor(next)) continue;
       if (used[c] || dead_[next] == epoch_) {
         index += ways[next];
       } else {

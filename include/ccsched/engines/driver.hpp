@@ -2,6 +2,13 @@
 // bound, then closes the gap with the chosen engine — downward from the best schedule
 // found while it keeps finding schedules, and proving T−1 infeasible when it can — and
 // says whether the result is proven optimal and why.
+//
+// Claims (docs/RELIABILITY.md, "What optimal and lower_bound promise"): `lower_bound` and
+// `optimal` hold under the model exactly as the schedule states it, relays through other
+// processors included. Wormhole scatters are searched with direct delivery first (the
+// seeds' model: small encodings); a bound or a proof that holds only there is reported as
+// `direct_delivery_bound` / `optimal_within`, and a relay search (the SAT engine's
+// spreading encoding) then looks for a shorter schedule or the proof under the model.
 #pragma once
 
 #include <optional>
@@ -26,9 +33,16 @@ struct SolveRequest {
 struct SolveOutcome {
   SolveStatus status = SolveStatus::unknown;  // feasible when a schedule was found
   std::optional<Schedule> schedule;
-  BoundReport bounds;
+  BoundReport bounds;          // valid under the model as written
   int lower_bound = 0;         // best lower bound, raised by infeasibility proofs
-  bool optimal = false;
+  bool optimal = false;        // proven under the model as written
+  // Wormhole scatters: the bounds that assume direct delivery (each message one transfer,
+  // the seeds' model), and their best, raised by direct-delivery infeasibility proofs;
+  // set only when it exceeds `lower_bound`.
+  BoundReport direct_bounds;
+  std::optional<int> direct_delivery_bound;
+  // Not optimal, but proven optimal inside this restriction ("direct delivery").
+  std::string optimal_within;
   std::string reason;          // why optimal, or why not proven
   double seconds = 0.0;
   double engine_seconds = 0.0;  // time inside the engine's runs (without bounds and greedy)

@@ -86,8 +86,15 @@ struct EngineOptions {
 struct EngineResult {
   SolveStatus status = SolveStatus::unknown;
   std::optional<Schedule> schedule;  // when feasible
-  bool complete = true;   // false when the search space was restricted (infeasible is then
-                          // not a proof)
+  // True only when the engine searched every schedule the model allows (FORMATS.md, relays
+  // through processors included), so that "infeasible" is a proof. Every engine sets it
+  // explicitly; the default is "not a proof", so that a forgotten assignment cannot turn
+  // into a false claim.
+  bool complete = false;
+  // When not complete: the restriction inside which an "infeasible" answer is still a
+  // proof (the SAT engine's direct encoding: "direct delivery"), or empty when it proves
+  // nothing at all (a pruned path set, a radius, a fixed tree, a heuristic).
+  std::string proof_within;
   std::string note;       // why unknown, or what was restricted
   std::int64_t conflicts = 0;
   double seconds = 0.0;

@@ -64,13 +64,20 @@ struct ResourceEstimate {
 
 // Bytes of the path lists the engines cache: the message pairs of a scatter-type problem
 // under wormhole switching (direct delivery), every processor pair (within `radius`)
-// otherwise. `cap`: paths kept per pair (PathLimits::max_paths_per_pair).
+// otherwise or when `spreading` (the SAT engine's relay encoding: any processor may pass a
+// message on). `cap`: paths kept per pair (PathLimits::max_paths_per_pair).
 ResourceEstimate estimate_paths(const Problem& problem, const PathCensus& census, double cap,
                                 std::optional<int> radius = std::nullopt);
+ResourceEstimate estimate_paths(const Problem& problem, const PathCensus& census, double cap,
+                                std::optional<int> radius, bool spreading);
 
-// The SAT engine's encoding for `steps` steps (src/engines/sat.cpp), paths included.
+// The SAT engine's encoding for `steps` steps (src/engines/sat.cpp), paths included;
+// `spreading` as SatEngine::uses_spreading decides (by default: broadcasts and
+// store-and-forward).
 ResourceEstimate estimate_sat(const Problem& problem, const PathCensus& census, int steps,
                               std::optional<int> radius, double cap);
+ResourceEstimate estimate_sat(const Problem& problem, const PathCensus& census, int steps,
+                              std::optional<int> radius, double cap, bool spreading);
 
 // An evolutionary engine's instance and population (src/engines/evolution/instance.hpp):
 // one gene per message (scatter) or per (message, target) (broadcast), each broadcast gene

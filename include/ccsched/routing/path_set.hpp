@@ -43,8 +43,11 @@ class PathSet {
   PathSet(const Topology& t, const Model& model, PathLimits limits = {});
 
   // All allowed paths from `from` to `to` (processors), computed on first use and cached.
-  // Under store-and-forward only single-channel paths exist. In networks with switches the
-  // processors are terminals: a path's interior nodes are switches only.
+  // Under store-and-forward only single-channel paths exist. A path may pass through any
+  // node's router, processors included, in every network (FORMATS.md rule 1), so a route
+  // through an idle terminal counts. Paths are simple: a path that revisits a node can be
+  // cut short to a simple one with a subset of its channels and the same ends, which never
+  // makes a schedule worse, so simple paths lose no optimum.
   const std::vector<Path>& paths(NodeId from, NodeId to) const;
   // The same list as paths(), computed afresh and not cached: for callers that copy the
   // paths into their own tables anyway (the evolutionary instance), so that the lists
