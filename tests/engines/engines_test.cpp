@@ -130,11 +130,45 @@ TEST(Sat, BelowTheLowerBoundIsInfeasible) {
   SatEngine engine(EngineOptions{});
   const EngineResult r = engine.solve(p, paths, 6, Budget(60));
   EXPECT_EQ(r.status, SolveStatus::infeasible);
-  EXPECT_TRUE(r.complete);
+  // The direct encoding sees only direct delivery: a proof within it, not under the model.
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.proof_within, "direct delivery");
   // And the driver refuses without searching when T is below the bound.
   SolveRequest request;
   request.steps = 3;
   EXPECT_EQ(solve_problem(p, request).status, SolveStatus::infeasible);
+}
+
+// ring:8, circular shift by 3, all-port, minimal routing: with direct delivery at most two
+// 3-hop clockwise arcs fit on the 8 clockwise channels at once, so 4 steps; relays (a hop,
+// then two) fit in 2. The direct encoding must not call 3 steps a proof, the relay
+// encoding must find 2 and prove 1 impossible (every message needs 3 clockwise hops).
+TEST(Sat, RelaysBeatDirectDeliveryAndOnlyTheirProofIsComplete) {
+  Problem p{make_topology("ring:8"), {}, {}};
+  CollectiveRequest request;
+  request.kind = CollectiveKind::PERM;
+  request.shift = 3;
+  p.collective = make_collective(p.topology, request);
+  p.model = default_model(p.topology);
+  const PathSet paths(p.topology, p.model);
+  SatEngine direct(EngineOptions{});
+  const EngineResult d = direct.solve(p, paths, 3, Budget(60));
+  EXPECT_EQ(d.status, SolveStatus::infeasible);
+  EXPECT_FALSE(d.complete);
+  SatEngine relays(EngineOptions{}, ScatterEncoding::relays);
+  const EngineResult two = relays.solve(p, paths, 2, Budget(60));
+  ASSERT_EQ(two.status, SolveStatus::feasible);
+  EXPECT_TRUE(verify_schedule(*two.schedule).empty());
+  const EngineResult one = relays.solve(p, paths, 1, Budget(60));
+  EXPECT_EQ(one.status, SolveStatus::infeasible);
+  EXPECT_TRUE(one.complete);
+  // The driver reports the relay optimum and keeps the direct figure apart.
+  const SolveOutcome out = solve_problem(p, SolveRequest{});
+  ASSERT_TRUE(out.schedule);
+  EXPECT_EQ(out.schedule->steps, 2);
+  EXPECT_TRUE(out.optimal);
+  EXPECT_EQ(out.lower_bound, 2);
+  EXPECT_EQ(out.direct_delivery_bound, 4);
 }
 
 // The same seed gives the same schedule; the written JSON is byte-identical.
