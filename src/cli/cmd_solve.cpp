@@ -47,6 +47,7 @@ struct SolveOptions {
   std::string engine = "auto";
   int steps = 0;
   double time_limit = 0.0;
+  double relay_time_limit = 60.0;
   std::uint64_t seed = 1;
   int radius = 0;
   std::string output;
@@ -228,6 +229,7 @@ void run_solve(const SolveOptions& o) {
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
   if (o.time_limit > 0) request.time_limit = o.time_limit;
+  request.relay_time_limit = o.relay_time_limit;
   request.interrupt = &g_interrupted;
   if (o.radius > 0) request.options.radius = o.radius;
   ParamValues island_values;
@@ -318,6 +320,10 @@ void add_solve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T");
   cmd->add_option("--time-limit", options->time_limit, "seconds; the best schedule so far is returned");
+  cmd->add_option("--relay-time-limit", options->relay_time_limit,
+                  "scatters: seconds for the search with relays after the direct one (0: skip it; "
+                  "the claim then stays 'optimal within direct delivery')")
+      ->capture_default_str();
   cmd->add_option("--seed", options->seed, "random seed (same seed, same schedule)")->capture_default_str();
   cmd->add_option("--radius", options->radius,
                   "broadcasts: inform a node only from holders within this many hops "

@@ -81,10 +81,11 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     return steps <= floor;
   };
   // Scatters: a shorter schedule with relays, or the proof under the model (the SAT
-  // engine's spreading encoding, where any processor may pass a message on). Refused
-  // encodings and time-outs leave the claim restricted, never false.
+  // engine's spreading encoding, where any processor may pass a message on), within
+  // SolveRequest::relay_time_limit. Refused encodings and time-outs leave the claim
+  // restricted, never false.
   auto relay_search = [&](std::optional<int> only) {
-    if (!direct || out.optimal || budget.expired() ||
+    if (!direct || out.optimal || budget.expired() || request.relay_time_limit <= 0 ||
         (request.engine != "auto" && request.engine != "sat"))
       return;
     EngineOptions options = request.options;
@@ -92,8 +93,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     options.max_memory = options.max_memory > 0 ? std::min(options.max_memory, kRelayMemory)
                                                 : kRelayMemory;
     SatEngine relays(options, ScatterEncoding::relays);
-    const Budget relay_budget =
-        budget.sub(request.time_limit < 1e17 ? budget.remaining() : 60.0);
+    const Budget relay_budget = budget.sub(request.relay_time_limit);
     int target = only ? *only : out.schedule->steps - 1;
     while (target >= out.lower_bound) {
       EngineResult r = relays.solve(problem, paths, target, relay_budget);

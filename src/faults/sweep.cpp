@@ -71,6 +71,7 @@ FaultRow evaluate(const Topology& base, const std::vector<Link>& faults,
     }
     cell.lower_bound = out.lower_bound;
     cell.optimal = out.optimal;
+    cell.optimal_within = out.optimal_within;
     if (out.schedule) cell.steps = out.schedule->steps;
     cell.note = out.reason;
     if (baseline != nullptr && baseline->cells[k].steps > 0)

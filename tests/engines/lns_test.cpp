@@ -124,9 +124,13 @@ TEST(DriverOrder, SatDecidesASmallTargetBeforeTheWindowSearch) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(out.schedule.has_value());
   EXPECT_TRUE(verify_schedule(*out.schedule).empty());
-  EXPECT_EQ(out.schedule->steps, 5);
+  // Direct delivery needs 5 (the SAT engine proves 4 impossible there at once, raising the
+  // direct-delivery bound); a relay through another processor fits it in 4, the bound
+  // under the model.
+  EXPECT_EQ(out.direct_delivery_bound, 5);
+  EXPECT_EQ(out.schedule->steps, 4);
   EXPECT_TRUE(out.optimal) << out.reason;
-  EXPECT_NE(out.reason.find("4 steps proven infeasible"), std::string::npos) << out.reason;
+  EXPECT_EQ(out.lower_bound, 4);
   EXPECT_LT(seconds, 20.0 * testing::kSlow);
 }
 

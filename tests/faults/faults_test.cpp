@@ -19,8 +19,9 @@ TEST(NetworkLinks, DigraphChannelsAreLinksOfTheirOwn) {
   for (const auto& l : links) EXPECT_EQ(l.channels.size(), 2u);
 }
 
-// Seed 000 Table 5 rows for four links: every cell is proven optimal and equals the
-// paper's figure (the paper's figures here are EA results; ours are proofs). The cells'
+// Seed 000 Table 5 rows for four links, in the paper's model (direct delivery for the
+// scatters): every cell is proven optimal there and equals the paper's figure (the paper's
+// figures here are EA results; ours are proofs). The cells'
 // lower bounds are checked against exact optima in EveryCellAgainstTheOracle below (these
 // networks are too large for the oracle).
 TEST(FaultSweep, Kautz12TableFiveRows) {
@@ -33,6 +34,7 @@ TEST(FaultSweep, Kautz12TableFiveRows) {
   for (const char* link : {"01-10", "02-20", "10-02", "10-01"})
     request.links.push_back({parse_fault(t, link), link});
   request.solve.time_limit = 60;
+  request.solve.relay_time_limit = 0;  // the paper's model: direct delivery
   const FaultSweep sweep = sweep_faults(t, request);
   ASSERT_EQ(sweep.rows.size(), 5u);
   const int expected[5][4] = {
@@ -47,8 +49,10 @@ TEST(FaultSweep, Kautz12TableFiveRows) {
     ASSERT_TRUE(row.connected) << row.name;
     for (std::size_t k = 0; k < 4; ++k) {
       EXPECT_EQ(row.cells[k].steps, expected[r][k]) << row.name << " " << sweep.kinds[k];
-      EXPECT_TRUE(row.cells[k].optimal) << row.name << " " << sweep.kinds[k] << ": "
-                                        << row.cells[k].note;
+      // Proven under the model, or (scatters above the relay-valid bound) within direct
+      // delivery, the paper's model: never a bare "not proven".
+      EXPECT_TRUE(row.cells[k].optimal || row.cells[k].optimal_within == "direct delivery")
+          << row.name << " " << sweep.kinds[k] << ": " << row.cells[k].note;
       EXPECT_EQ(row.cells[k].degraded, r > 0 && expected[r][k] > expected[0][k]);
     }
   }

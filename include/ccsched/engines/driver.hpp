@@ -23,6 +23,9 @@ struct SolveRequest {
   std::string engine = "auto";    // auto | sat | greedy
   std::optional<int> steps;       // answer for this T alone
   double time_limit = 1e18;       // seconds
+  // Wormhole scatters: seconds the relay search (driver.hpp, top) may take at most, within
+  // `time_limit`; 0 skips it (the claim then stays "optimal within direct delivery").
+  double relay_time_limit = 60.0;
   const std::atomic<bool>* interrupt = nullptr;
   EngineOptions options;
   // How many paths per pair the engines may see (issue 7: the CLI truncates them on

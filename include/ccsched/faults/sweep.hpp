@@ -25,7 +25,8 @@ std::vector<Link> network_links(const Topology& t);
 struct FaultCell {
   int lower_bound = 0;
   int steps = -1;          // -1: no schedule found (or the collective became impossible)
-  bool optimal = false;
+  bool optimal = false;     // proven under the model (relays included)
+  std::string optimal_within;  // proven only inside this restriction ("direct delivery")
   bool degraded = false;   // more steps than without faults
   std::string note;
 };
