@@ -192,9 +192,15 @@ void Instance::build_broadcast(const Problem& problem, const PathSet& paths) {
       if (widened) continue;
       for (std::size_t i = 0; i < n; ++i)
         if (!reached[i])
-          throw InvalidInput("processor " + std::to_string(msg.targets[i]) +
-                                 " cannot be reached by message " + std::to_string(msg.id),
-                             "routing");
+          // The seeds' broadcast encoding informs targets from targets only (seed 000
+          // §4.2); a target that only a non-target can pass the message to is outside it,
+          // not unreachable (the SAT and greedy engines relay through any processor).
+          throw Unsupported("processor " + std::to_string(msg.targets[i]) +
+                                " can receive message " + std::to_string(msg.id) +
+                                " only through a processor that is not a target; the "
+                                "evolutionary engines relay broadcasts through targets only "
+                                "(use --engine sat or greedy)",
+                            "routing");
       break;
     }
     const int first_gene = static_cast<int>(genes_.size());
