@@ -18,6 +18,8 @@
 #include <sstream>
 #include <string>
 
+#include "../support/reduction_schedules.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -153,6 +155,24 @@ TEST_F(CodegenCli, BuildAndRunFromTheCommand) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(fs::exists(dir_ / "p"));
   EXPECT_NE(r.out.find("all 4 ranks hold exactly"), std::string::npos) << r.out;
+}
+
+// A reduction schedule through the command: the program checks the sums and says so.
+TEST_F(CodegenCli, RingAllReduceRunsFromTheCommand) {
+  if (!on_path("mpicc") || !on_path("mpirun"))
+    GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
+  const fs::path schedule = dir_ / "allreduce.json";
+  std::ofstream(schedule) << ccsched::testing::ring4_allreduce_ring();
+  const CliRun r = run("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() +
+                       " --bytes 256 --run");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << r.out;
+  for (int rank = 0; rank < 4; ++rank)
+    EXPECT_NE(r.out.find("rank " + std::to_string(rank) + " (" + std::to_string(rank) +
+                         "): ok, 4 of 4 accumulators correct"),
+              std::string::npos)
+        << r.out;
+  EXPECT_NE(r.out.find("all 4 ranks hold exactly the sums"), std::string::npos) << r.out;
 }
 
 TEST_F(CodegenCli, BadInputIsOneLineAndExitTwo) {

@@ -23,6 +23,23 @@
 //     to it, with the right contents, prints one line ("rank 3 (10): ok, 11 of 11 messages
 //     correct"), and rank 0 prints a summary line; the exit status is 0 when every rank is
 //     correct, 1 otherwise.
+//
+// For a reduction (REDUCE, ALLREDUCE, REDUCESCATTER, SCAN; FORMATS.md "Reductions") the
+// program keeps one accumulator per block on every rank instead of messages:
+//   - a sender's accumulators start as its input, int64 values that depend on rank, block
+//     and position (a hash of the rank, so that a lost and a doubled input cannot cancel
+//     out); everyone else's start empty; the vector of `elements` 4-byte ints is split
+//     into the schedule's blocks (elements / 2 / blocks int64 values each, at least one);
+//   - every step sends `input` or `acc` as it stood at the start of the step (packed into a
+//     send buffer before anything lands), receives into temporary buffers, and at the end
+//     of the step a `copy` replaces the accumulator and a `reduce` adds to it (into an
+//     empty one the value is stored);
+//   - at the end every rank compares each accumulator rule R3 names for it (REDUCE: the
+//     root; ALLREDUCE: every receiver; REDUCESCATTER: block j at receiver j; SCAN: the
+//     prefix over senders 0..j at sender j) with the closed-form sum of the inputs it must
+//     hold, prints "rank 1 (1): ok, 4 of 4 accumulators correct" (with the rank, block and
+//     element of a mismatch on stderr), and the exit status is 1 on any mismatch and on a
+//     send of an input the rank lacks or of an empty accumulator.
 #pragma once
 
 #include <string>

@@ -1,0 +1,200 @@
+// MPI programs for reduction schedules (FORMATS.md "Reductions"): the hand-made schedules
+// of tests/support/reduction_schedules.hpp, plus a ring reduce-scatter and a scan written
+// out here, are generated, compiled with mpicc and run with mpirun on 4 ranks; every rank
+// must find every accumulator the kind requires equal to the closed-form sum. Schedules
+// broken after verification (a reduce turned into a copy loses inputs, a copy turned into
+// a reduce counts them twice) and a program whose expected sums were edited must make the
+// program exit 1 and name the rank and block, so the check inside the programs can fail.
+// Skipped (with the reason) only when mpicc or mpirun is missing.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+
+#include "../support/reduction_schedules.hpp"
+#include "ccsched/codegen/mpi.hpp"
+#include "ccsched/codegen/toolchain.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
+
+namespace ccsched {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ring4_reduction_document;
+
+// Ring reduce-scatter: block j starts at j+1 and travels j+1 -> j+2 -> j+3 -> j, each hop
+// adding the sender's input, so in step k processor i sends block (i - k) mod 4.
+std::string ring4_reduce_scatter() {
+  std::string transfers;
+  for (int k = 1; k <= 3; ++k)
+    for (int i = 0; i < 4; ++i)
+      transfers += (transfers.empty() ? "" : ",\n") +
+                   ("{\"step\": " + std::to_string(k) + ", \"path\": [" + std::to_string(i) +
+                    ", " + std::to_string((i + 1) % 4) + "], \"blocks\": [" +
+                    std::to_string((i - k + 8) % 4) + "], \"send\": \"" +
+                    (k == 1 ? "input" : "acc") + "\", \"recv\": \"reduce\"}");
+  return ring4_reduction_document(
+      R"({"kind": "REDUCESCATTER", "senders": [0, 1, 2, 3], "receivers": [0, 1, 2, 3], "blocks": 4})",
+      "1", 3, transfers);
+}
+
+// Inclusive scan in the order 0, 1, 2, 3 (Hillis-Steele): step 1 adds each input into the
+// next processor; step 2 adds 0's input into 2 (round the other side, 0 -> 3 -> 2, to keep
+// channel 1->2 free) and 1's partial sum {0,1} into 3.
+std::string ring4_scan() {
+  return ring4_reduction_document(
+      R"({"kind": "SCAN", "senders": [0, 1, 2, 3], "receivers": [0, 1, 2, 3], "blocks": 1})",
+      R"("all")", 2, R"(
+    {"step": 1, "path": [0, 1], "blocks": [0], "send": "input", "recv": "reduce"},
+    {"step": 1, "path": [1, 2], "blocks": [0], "send": "input", "recv": "reduce"},
+    {"step": 1, "path": [2, 3], "blocks": [0], "send": "input", "recv": "reduce"},
+    {"step": 2, "path": [0, 3, 2], "blocks": [0], "send": "input", "recv": "reduce"},
+    {"step": 2, "path": [1, 2, 3], "blocks": [0], "send": "acc", "recv": "reduce"})");
+}
+
+Schedule read(const std::string& json) { return read_schedule_json(json, "test"); }
+
+class ReductionMpi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!find_program("mpicc", "MPICC") || !find_program("mpirun", "MPIRUN"))
+      GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
+    dir_ = fs::temp_directory_path() /
+           ("ccsched_reduction_mpi_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  ProcessResult build_and_run(const std::string& source_text) {
+    const fs::path source = dir_ / "prog.c", program = dir_ / "prog";
+    std::ofstream(source) << source_text;
+    compile_mpi_program(source.string(), program.string());
+    return run_mpi_program(program.string(), 4);
+  }
+
+  // Runs a valid schedule; `expected[r]` accumulators must be correct at rank r.
+  void expect_correct(const std::string& json, const std::map<int, int>& expected) {
+    const Schedule s = read(json);
+    ASSERT_TRUE(verify_schedule(s).empty()) << "the hand-made schedule itself is invalid";
+    MpiProgramOptions options;
+    options.elements = 64;
+    const ProcessResult r = build_and_run(generate_mpi_program(s, options));
+    EXPECT_EQ(r.status, 0) << r.output;
+    const std::regex line(R"(rank (\d+) \(([^)]*)\): ok, (\d+) of (\d+) accumulators correct)");
+    std::map<int, int> seen;
+    for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), line);
+         it != std::sregex_iterator(); ++it) {
+      EXPECT_EQ((*it)[3], (*it)[4]) << (*it)[0];
+      seen[std::stoi((*it)[1])] = std::stoi((*it)[4]);
+    }
+    EXPECT_EQ(seen, expected) << r.output;
+    EXPECT_NE(r.output.find("all 4 ranks hold exactly the sums the collective requires"),
+              std::string::npos)
+        << r.output;
+  }
+
+  void expect_failure(const std::string& source_text, const std::string& needle) {
+    const ProcessResult r = build_and_run(source_text);
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("FAILED"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ReductionMpi, RingAllReduceInFourBlocks) {
+  expect_correct(testing::ring4_allreduce_ring(), {{0, 4}, {1, 4}, {2, 4}, {3, 4}});
+}
+
+TEST_F(ReductionMpi, RecursiveDoublingAllReduce) {
+  expect_correct(testing::ring4_allreduce_doubling(), {{0, 1}, {1, 1}, {2, 1}, {3, 1}});
+}
+
+// The root has no input: its accumulator starts empty and the first value is stored.
+TEST_F(ReductionMpi, ReduceIntoARootWithoutInput) {
+  expect_correct(testing::ring4_reduce_into_empty_root(), {{0, 1}, {1, 0}, {2, 0}, {3, 0}});
+}
+
+TEST_F(ReductionMpi, RingReduceScatter) {
+  expect_correct(ring4_reduce_scatter(), {{0, 1}, {1, 1}, {2, 1}, {3, 1}});
+}
+
+TEST_F(ReductionMpi, InclusiveScan) {
+  expect_correct(ring4_scan(), {{0, 1}, {1, 1}, {2, 1}, {3, 1}});
+}
+
+// Step 3's reduce into processor 1 (block 2) becomes a copy: 1 loses its own input of
+// block 2, and the all-gather spreads the short sum to everyone.
+TEST_F(ReductionMpi, LostInputFails) {
+  Schedule s = read(testing::ring4_allreduce_ring());
+  Transfer& t = s.transfers[8];
+  ASSERT_EQ(t.step, 3);
+  ASSERT_EQ(t.path.back(), 1);
+  t.recv = ReductionRecv::copy;
+  ASSERT_FALSE(verify_schedule(s).empty());
+  expect_failure(generate_mpi_program(s), "rank 1: block 2 element 0 is");
+}
+
+// Recursive doubling's second exchange between 1 and 2 is done twice (step 3): both then
+// hold every input and the inputs of 1 and 2's pair twice.
+TEST_F(ReductionMpi, DoubleCountFails) {
+  Schedule s = read(testing::ring4_allreduce_doubling());
+  s.steps = 3;
+  for (int i : {4, 5}) {
+    Transfer again = s.transfers[static_cast<std::size_t>(i)];
+    again.step = 3;
+    s.transfers.push_back(again);
+  }
+  ASSERT_FALSE(verify_schedule(s).empty());
+  expect_failure(generate_mpi_program(s), "rank 2 (2): block 0 wrong");
+}
+
+// The schedule is right; the program's table of required sums is edited so that rank 3
+// must hold the sum of 3 senders only: the closed-form check must notice.
+TEST_F(ReductionMpi, EditedExpectedSumFails) {
+  std::string c = generate_mpi_program(read(testing::ring4_allreduce_doubling()));
+  const std::string table = "static const int target_count[] = {\n  4, 4, 4, 4};";
+  const auto at = c.find(table);
+  ASSERT_NE(at, std::string::npos) << c;
+  c.replace(at, table.size(), "static const int target_count[] = {\n  4, 4, 4, 3};");
+  expect_failure(c, "rank 3 (3): block 0 wrong");
+}
+
+// A sender of an empty accumulator is reported by the running program.
+TEST_F(ReductionMpi, SendingAnEmptyAccumulatorFails) {
+  Schedule s = read(testing::ring4_reduce_into_empty_root());
+  s.transfers[0].path = {0, 1};  // 0 has no input and nothing in acc yet
+  s.transfers[0].send = ReductionSend::acc;
+  expect_failure(generate_mpi_program(s), "rank 0: step 1 sends acc[0], which is empty");
+}
+
+// The tables without running anything: what each rank must hold and the block sizes.
+TEST(ReductionMpiTables, RequiredAccumulatorsAndBlockSize) {
+  MpiProgramOptions options;
+  options.elements = 256;  // 1 KiB vector: 4 blocks of 32 int64 values
+  const std::string ring = generate_mpi_program(read(testing::ring4_allreduce_ring()), options);
+  EXPECT_NE(ring.find("#define CCSCHED_ELEMENTS 32\n"), std::string::npos) << ring;
+  EXPECT_NE(ring.find("BLOCKS = 4, STEPS = 6, TRANSFERS = 24, TARGETS = 16"), std::string::npos);
+  const std::string scan = generate_mpi_program(read(ring4_scan()));
+  EXPECT_NE(scan.find("static const int target_count[] = {\n  1, 2, 3, 4};"), std::string::npos)
+      << scan;
+  const std::string rs = generate_mpi_program(read(ring4_reduce_scatter()));
+  EXPECT_NE(rs.find("static const int target_block[] = {\n  0, 1, 2, 3};"), std::string::npos);
+  const std::string root = generate_mpi_program(read(testing::ring4_reduce_into_empty_root()));
+  EXPECT_NE(root.find("static const int sender_position[] = {\n  -1, 0, 1, 2};"),
+            std::string::npos)
+      << root;
+  EXPECT_NE(root.find("static const int tr_recv[]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ccsched
