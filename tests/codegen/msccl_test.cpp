@@ -6,7 +6,10 @@
 // chunks are labelled by where they started, thread blocks run their steps in order,
 // sends run as early as their dependencies allow (so a missing dependency reads an empty
 // slot), receives take from per-connection FIFO queues. The run must finish (no deadlock)
-// with every rank's output holding exactly what the collective delivers.
+// with every rank's output holding exactly what the collective delivers. Values are
+// multisets of labels, so that the receive-reduce-copy steps (`rrc`) of reduction
+// algorithms can be run too: a sum is the multiset of the inputs it adds, and an input
+// counted twice shows.
 #include "ccsched/codegen/msccl.hpp"
 
 #include <gtest/gtest.h>
@@ -23,7 +26,9 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/schedule/verify.hpp"
+#include "ccsched/schedule/json.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/reduction_schedules_more.hpp"
 
 namespace ccsched {
 namespace {
@@ -95,15 +100,17 @@ Element parse(const std::string& xml) {
 }
 
 using Label = std::pair<int, int>;  // (rank, input chunk) the data started as
+using Value = std::multiset<Label>;  // the inputs a chunk sums (one for a plain copy)
 
 struct Checked {
   std::string coll;
   int ranks = 0;
-  std::vector<std::map<std::pair<char, int>, Label>> buffers;  // per rank: (buf, off) -> label
+  std::vector<std::map<std::pair<char, int>, Value>> buffers;  // per rank: (buf, off) -> value
 };
 
-// Structural checks and the abstract run. Returns the final buffers.
-Checked check_and_run(const std::string& xml) {
+// Structural checks and the abstract run. Returns the final buffers. `receives_first`
+// runs receives as early as their dependencies allow instead of sends.
+Checked check_and_run(const std::string& xml, bool receives_first = false) {
   EXPECT_EQ(xml.find("<?xml"), std::string::npos) << "the executor's parser rejects a declaration";
   const Element algo = parse(xml);
   EXPECT_EQ(algo.name, "algo");
@@ -157,13 +164,13 @@ Checked check_and_run(const std::string& xml) {
         Step step{st.attrs.at("type"), st.attrs.at("srcbuf")[0], st.attrs.at("dstbuf")[0],
                   st.attr("srcoff"),   st.attr("dstoff"),        st.attr("depid"),
                   st.attr("deps"),     st.attr("hasdep") == 1};
-        EXPECT_TRUE(step.type == "s" || step.type == "r" || step.type == "cpy" ||
-                    step.type == "nop")
+        EXPECT_TRUE(step.type == "s" || step.type == "r" || step.type == "rrc" ||
+                    step.type == "cpy" || step.type == "nop")
             << step.type;
         if (step.type == "s") {
           EXPECT_GE(block.send, 0);
         }
-        if (step.type == "r") {
+        if (step.type == "r" || step.type == "rrc") {
           EXPECT_GE(block.recv, 0);
         }
         if (step.type != "nop") {
@@ -182,10 +189,10 @@ Checked check_and_run(const std::string& xml) {
     std::set<std::pair<int, int>> depended;
     for (const Block& b : gpus[r])
       for (const Step& st : b.steps) {
-        if (st.type == "s" || st.type == "cpy") {
+        if (st.type == "s" || st.type == "cpy" || st.type == "rrc") {
           EXPECT_LT(st.srcoff, bound(r, st.srcbuf));
         }
-        if (st.type == "r" || st.type == "cpy") {
+        if (st.type == "r" || st.type == "cpy" || st.type == "rrc") {
           EXPECT_LT(st.dstoff, bound(r, st.dstbuf));
         }
         if (st.depid >= 0) {
@@ -209,32 +216,68 @@ Checked check_and_run(const std::string& xml) {
     for (const Block& b : gpus[r])
       for (const Step& st : b.steps) {
         if (st.type == "s") sent[{r, b.send, b.chan}].push_back({st.dstbuf, st.dstoff});
-        if (st.type == "r") received[{b.recv, r, b.chan}].push_back({st.dstbuf, st.dstoff});
+        if (st.type == "r" || st.type == "rrc")
+          received[{b.recv, r, b.chan}].push_back({st.dstbuf, st.dstoff});
       }
   EXPECT_EQ(sent, received);
 
   // The abstract run.
   out.buffers.resize(static_cast<std::size_t>(out.ranks));
   for (int r = 0; r < out.ranks; ++r)
-    for (int j = 0; j < chunks[r][0]; ++j) out.buffers[r][{'i', j}] = {r, j};
+    for (int j = 0; j < chunks[r][0]; ++j) out.buffers[r][{'i', j}] = {{r, j}};
   std::vector<std::vector<std::size_t>> done(static_cast<std::size_t>(out.ranks));
   for (int r = 0; r < out.ranks; ++r) done[r].assign(gpus[r].size(), 0);
-  std::map<std::tuple<int, int, int>, std::vector<Label>> wire;  // FIFO per connection
+  std::map<std::tuple<int, int, int>, std::vector<Value>> wire;  // FIFO per connection
   const auto ready = [&](int r, const Step& st) {
     return st.depid < 0 || done[r][st.depid] > static_cast<std::size_t>(st.deps);
   };
+  // One receive whose data is on the wire and whose dependency is met.
+  bool broken = false;
+  const auto one_receive = [&]() -> bool {
+    for (int r = 0; r < out.ranks; ++r)
+      for (std::size_t b = 0; b < gpus[r].size(); ++b) {
+        const Block& blk = gpus[r][b];
+        if (done[r][b] >= blk.steps.size()) continue;
+        const Step& st = blk.steps[done[r][b]];
+        auto& queue = wire[{blk.recv, r, blk.chan}];
+        if ((st.type != "r" && st.type != "rrc") || !ready(r, st) || queue.empty()) continue;
+        Value value = queue.front();
+        if (st.type == "rrc") {  // receive, add the local src chunk, write dst
+          const auto it = out.buffers[r].find({st.srcbuf, st.srcoff});
+          if (it == out.buffers[r].end()) {
+            ADD_FAILURE() << "rank " << r << " tb " << b << " reduces into an empty slot";
+            broken = true;
+            return false;
+          }
+          value.insert(it->second.begin(), it->second.end());
+        }
+        out.buffers[r][{st.dstbuf, st.dstoff}] = value;
+        queue.erase(queue.begin());
+        ++done[r][b];
+        return true;
+      }
+    return false;
+  };
+  // Receives first: a receive runs whenever one can, anything else one at a time only when
+  // none can, so that a write racing a send of the same data shows.
+  const auto busy = [&](bool progress) { return receives_first && progress; };
   bool progress = true;
   while (progress) {
     progress = false;
+    if (receives_first && one_receive()) {
+      progress = true;
+      continue;
+    }
+    if (broken) return out;
     // Everything but receives, as early as possible.
-    for (bool again = true; again;) {
+    for (bool again = true; again && !busy(progress);) {
       again = false;
       for (int r = 0; r < out.ranks; ++r)
         for (std::size_t b = 0; b < gpus[r].size(); ++b) {
           const Block& blk = gpus[r][b];
-          while (done[r][b] < blk.steps.size()) {
+          while (done[r][b] < blk.steps.size() && !busy(progress)) {
             const Step& st = blk.steps[done[r][b]];
-            if (st.type == "r" || !ready(r, st)) break;
+            if (st.type == "r" || st.type == "rrc" || !ready(r, st)) break;
             if (st.type == "s" || st.type == "cpy") {
               const auto it = out.buffers[r].find({st.srcbuf, st.srcoff});
               if (it == out.buffers[r].end()) {
@@ -253,18 +296,8 @@ Checked check_and_run(const std::string& xml) {
         }
     }
     // Then one receive.
-    for (int r = 0; r < out.ranks && !progress; ++r)
-      for (std::size_t b = 0; b < gpus[r].size() && !progress; ++b) {
-        const Block& blk = gpus[r][b];
-        if (done[r][b] >= blk.steps.size()) continue;
-        const Step& st = blk.steps[done[r][b]];
-        auto& queue = wire[{blk.recv, r, blk.chan}];
-        if (st.type != "r" || !ready(r, st) || queue.empty()) continue;
-        out.buffers[r][{st.dstbuf, st.dstoff}] = queue.front();
-        queue.erase(queue.begin());
-        ++done[r][b];
-        progress = true;
-      }
+    if (!receives_first && one_receive()) progress = true;
+    if (broken) return out;
   }
   for (int r = 0; r < out.ranks; ++r)
     for (std::size_t b = 0; b < gpus[r].size(); ++b)
@@ -272,10 +305,24 @@ Checked check_and_run(const std::string& xml) {
   return out;
 }
 
+// A plain copy's label; nullopt for an empty slot or a sum.
 std::optional<Label> output(const Checked& c, int rank, int offset) {
   const auto it = c.buffers[rank].find({'o', offset});
-  if (it == c.buffers[rank].end()) return std::nullopt;
-  return it->second;
+  if (it == c.buffers[rank].end() || it->second.size() != 1) return std::nullopt;
+  return *it->second.begin();
+}
+
+// What an output chunk sums (empty when nothing arrived).
+Value sum(const Checked& c, int rank, int offset) {
+  const auto it = c.buffers[rank].find({'o', offset});
+  return it == c.buffers[rank].end() ? Value{} : it->second;
+}
+
+// Every rank's input chunk b, once each.
+Value everyone(int ranks, int b) {
+  Value v;
+  for (int r = 0; r < ranks; ++r) v.insert({r, b});
+  return v;
 }
 
 TEST(Msccl, BroadcastOnPetersen) {
@@ -351,6 +398,78 @@ TEST(Msccl, RefusesWhatItCannotExpress) {
   Schedule b = solve("ring:6", CollectiveKind::OAB);
   b.collective.messages[0].targets.pop_back();
   EXPECT_THROW(generate_msccl_xml(b), Unsupported);
+}
+
+// Reductions: the hand-made schedules (tests/support/reduction_schedules.hpp) run
+// abstractly must leave every required chunk summing every rank's input exactly once.
+Schedule hand_made(const std::string& json) {
+  Schedule s = read_schedule_json(json, "test");
+  EXPECT_TRUE(verify_schedule(s).empty());
+  return s;
+}
+
+TEST(MscclReduction, RingAllReduceInFourBlocks) {
+  const std::string xml = generate_msccl_xml(hand_made(testing::ring4_allreduce_ring()));
+  EXPECT_NE(xml.find("type=\"rrc\""), std::string::npos);
+  for (const bool receives_first : {false, true}) {
+    const Checked c = check_and_run(xml, receives_first);
+    EXPECT_EQ(c.coll, "allreduce");
+    for (int r = 0; r < 4; ++r)
+      for (int b = 0; b < 4; ++b) EXPECT_EQ(sum(c, r, b), everyone(4, b)) << r << " " << b;
+  }
+}
+
+// Both partners send and reduce the same chunk in each step: were the reduce not made to
+// wait for the send of the same step, the send could carry the new sum and count inputs
+// twice; the abstract run sends as early as it may and receives one at a time, and the
+// multisets would show it.
+TEST(MscclReduction, RecursiveDoublingSendsTheSumAsItStood) {
+  const std::string xml = generate_msccl_xml(hand_made(testing::ring4_allreduce_doubling()));
+  for (const bool receives_first : {false, true}) {
+    const Checked c = check_and_run(xml, receives_first);
+    for (int r = 0; r < 4; ++r) EXPECT_EQ(sum(c, r, 0), everyone(4, 0)) << r << receives_first;
+  }
+}
+
+// Ring reduce-scatter: block j ends in rank j's single output chunk; the partial sums
+// travel through scratch.
+TEST(MscclReduction, RingReduceScatter) {
+  const std::string xml = generate_msccl_xml(hand_made(testing::ring4_reduce_scatter()));
+  EXPECT_NE(xml.find("srcbuf=\"s\""), std::string::npos);
+  for (const bool receives_first : {false, true}) {
+    const Checked c = check_and_run(xml, receives_first);
+    EXPECT_EQ(c.coll, "reduce_scatter");
+    for (int r = 0; r < 4; ++r) EXPECT_EQ(sum(c, r, 0), everyone(4, r)) << r;
+  }
+}
+
+// Binomial reduce into 0: 1 -> 0 and 3 -> 2, then 2's partial sum over 2 -> 1 -> 0.
+TEST(MscclReduction, BinomialReduce) {
+  const Checked c = check_and_run(generate_msccl_xml(hand_made(testing::ring4_binomial_reduce())));
+  EXPECT_EQ(c.coll, "reduce");
+  EXPECT_EQ(sum(c, 0, 0), everyone(4, 0));
+}
+
+// A schedule broken after verification (the all-gather phase adds where it should copy)
+// gives XML whose run counts inputs more than once: the check can fail.
+TEST(MscclReduction, ABrokenScheduleShowsInTheSums) {
+  Schedule s = read_schedule_json(testing::ring4_allreduce_ring(), "test");
+  for (Transfer& t : s.transfers)
+    if (t.step == 4) t.recv = ReductionRecv::reduce;
+  const Checked c = check_and_run(generate_msccl_xml(s));
+  int wrong = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int b = 0; b < 4; ++b) wrong += sum(c, r, b) != everyone(4, b);
+  EXPECT_GT(wrong, 0);
+}
+
+TEST(MscclReduction, RefusesWhatMscclCannotExpress) {
+  // MSCCL's reduce sums every rank's input; this root has none.
+  EXPECT_THROW(generate_msccl_xml(hand_made(testing::ring4_reduce_into_empty_root())),
+               Unsupported);
+  Schedule scan = read_schedule_json(testing::ring4_allreduce_doubling(), "test");
+  scan.collective.kind = CollectiveKind::SCAN;
+  EXPECT_THROW(generate_msccl_xml(scan), Unsupported);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // MPI programs for reduction schedules (FORMATS.md "Reductions"): the hand-made schedules
-// of tests/support/reduction_schedules.hpp, plus a ring reduce-scatter and a scan written
-// out here, are generated, compiled with mpicc and run with mpirun on 4 ranks; every rank
+// of tests/support/reduction_schedules.hpp and reduction_schedules_more.hpp (ring
+// all-reduce, recursive doubling, reduce, ring reduce-scatter, scan) are generated, compiled with mpicc and run with mpirun on 4 ranks; every rank
 // must find every accumulator the kind requires equal to the closed-form sum. Schedules
 // broken after verification (a reduce turned into a copy loses inputs, a copy turned into
 // a reduce counts them twice) and a program whose expected sums were edited must make the
@@ -15,7 +15,7 @@
 #include <regex>
 #include <string>
 
-#include "../support/reduction_schedules.hpp"
+#include "../support/reduction_schedules_more.hpp"
 #include "ccsched/codegen/mpi.hpp"
 #include "ccsched/codegen/toolchain.hpp"
 #include "ccsched/schedule/json.hpp"
@@ -25,37 +25,8 @@ namespace ccsched {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::ring4_reduction_document;
-
-// Ring reduce-scatter: block j starts at j+1 and travels j+1 -> j+2 -> j+3 -> j, each hop
-// adding the sender's input, so in step k processor i sends block (i - k) mod 4.
-std::string ring4_reduce_scatter() {
-  std::string transfers;
-  for (int k = 1; k <= 3; ++k)
-    for (int i = 0; i < 4; ++i)
-      transfers += (transfers.empty() ? "" : ",\n") +
-                   ("{\"step\": " + std::to_string(k) + ", \"path\": [" + std::to_string(i) +
-                    ", " + std::to_string((i + 1) % 4) + "], \"blocks\": [" +
-                    std::to_string((i - k + 8) % 4) + "], \"send\": \"" +
-                    (k == 1 ? "input" : "acc") + "\", \"recv\": \"reduce\"}");
-  return ring4_reduction_document(
-      R"({"kind": "REDUCESCATTER", "senders": [0, 1, 2, 3], "receivers": [0, 1, 2, 3], "blocks": 4})",
-      "1", 3, transfers);
-}
-
-// Inclusive scan in the order 0, 1, 2, 3 (Hillis-Steele): step 1 adds each input into the
-// next processor; step 2 adds 0's input into 2 (round the other side, 0 -> 3 -> 2, to keep
-// channel 1->2 free) and 1's partial sum {0,1} into 3.
-std::string ring4_scan() {
-  return ring4_reduction_document(
-      R"({"kind": "SCAN", "senders": [0, 1, 2, 3], "receivers": [0, 1, 2, 3], "blocks": 1})",
-      R"("all")", 2, R"(
-    {"step": 1, "path": [0, 1], "blocks": [0], "send": "input", "recv": "reduce"},
-    {"step": 1, "path": [1, 2], "blocks": [0], "send": "input", "recv": "reduce"},
-    {"step": 1, "path": [2, 3], "blocks": [0], "send": "input", "recv": "reduce"},
-    {"step": 2, "path": [0, 3, 2], "blocks": [0], "send": "input", "recv": "reduce"},
-    {"step": 2, "path": [1, 2, 3], "blocks": [0], "send": "acc", "recv": "reduce"})");
-}
+using testing::ring4_reduce_scatter;
+using testing::ring4_scan;
 
 Schedule read(const std::string& json) { return read_schedule_json(json, "test"); }
 

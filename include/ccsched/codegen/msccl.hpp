@@ -9,6 +9,19 @@
 //   AOG -> gather      rank r's input becomes chunk r of the root's output
 //   AAS -> alltoall    chunk j of rank i's input becomes chunk i of rank j's output
 //
+// Reductions (FORMATS.md "Reductions"; every processor must be a sender, as MSCCL sums
+// every rank's input; one chunk is one block):
+//   ALLREDUCE     -> allreduce       output chunk b of every rank: the sum of block b
+//   REDUCESCATTER -> reduce_scatter  the one output chunk of rank j: the sum of block j
+//   REDUCE        -> reduce          output chunk b of the root: the sum of block b
+// acc[v][b] lives in the output chunk the collective leaves it in, else in scratch; while
+// it is still v's input it is read from input chunk b. A `reduce` is an `rrc` step
+// (receive, add the local chunk, write the accumulator), a `copy` an `r` step; a required
+// accumulator no receive wrote is a local `cpy` of the input. Dependencies follow the data:
+// a send waits for the last earlier-step write of its chunk; a write waits for the previous
+// write of its chunk and for the sends that read it since (so a send in step s carries the
+// accumulator as it stood at the start of step s). SCAN has no MSCCL collective.
+//
 // One MSCCL chunk is one message of the schedule. Each GPU (rank = processor index, as in
 // mpi.hpp) gets one thread block per peer it sends to and one per peer it receives from
 // (MSCCL allows one send peer and one receive peer per thread block), plus one for the
