@@ -16,7 +16,7 @@ BoundReport lower_bounds(const Problem& problem, const PathSet& paths) {
 
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
                          const BoundOptions& options) {
-  refuse_reductions(problem.collective, "the lower bounds", "bounds");
+  if (is_reduction(problem.collective)) return reduction_lower_bounds(problem, paths);
   using namespace bounds_detail;
   const BoundContext ctx(problem, options.direct_scatter);
 #ifndef NDEBUG

@@ -15,6 +15,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/lns.hpp"
+#include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/engines/symmetric.hpp"
 #include "ccsched/engines/tree_sat.hpp"
@@ -35,7 +36,9 @@ void check_valid(const Schedule& s) {
 }  // namespace
 
 SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) {
-  refuse_reductions(problem.collective, "the solve driver", "--cc");
+  // Reductions have their own table of designs and the duality with broadcasts
+  // (engines/reduction.hpp), which calls back into this driver on the reversed network.
+  if (is_reduction(problem.collective)) return solve_reduction(problem, request);
   const auto start = Budget::Clock::now();
   const Budget budget(request.time_limit, request.interrupt);
   SolveOutcome out;

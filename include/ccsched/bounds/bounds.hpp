@@ -53,4 +53,8 @@ struct BoundOptions {
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths);
 BoundReport lower_bounds(const Problem& problem, const PathSet& paths, const BoundOptions& options);
 
+// Reductions (docs/BOUNDS.md "Reductions"): information growth, store-and-forward
+// distance, merge count. lower_bounds returns these for a reduction.
+BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths);
+
 }  // namespace ccsched

@@ -1,0 +1,721 @@
+// Reductions in the driver (engines/reduction.hpp, docs/ENGINES.md "Reductions"). One
+// table of candidates, each verified, the shortest kept:
+//   - duality: REDUCE / REDUCESCATTER = a broadcast on the reversed network run backwards
+//     in time, solved by solve_problem itself (SAT, trees, greedy, ...);
+//   - composition: ALLREDUCE = that gather into owners + a broadcast of the sums (copies);
+//   - closed forms: recursive doubling (power-of-two participant sets), ring reduce-scatter
+//     and all-gather over a Hamiltonian cycle, Hillis-Steele scan.
+// Closed forms are written as logical rounds of point-to-point hops; a round whose paths
+// collide on a channel or a port is spread over several steps (pack_rounds), keeping the
+// order that the accumulator semantics need.
+#include "ccsched/engines/reduction.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+#include <stdexcept>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/schedule/verify.hpp"
+
+namespace ccsched {
+
+Topology reversed_topology(const Topology& t) {
+  Topology r(t.name() + " (reversed)");
+  for (NodeId v = 0; v < t.node_count(); ++v) r.add_node(t.kind(v), t.label(v));
+  for (const Channel& c : t.channels()) r.add_channel(c.to, c.from);
+  return r;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One logical point-to-point exchange of a closed-form design.
+struct Hop {
+  NodeId from = kNoNode;
+  NodeId to = kNoNode;
+  std::vector<int> blocks;
+  ReductionSend send = ReductionSend::acc;
+  ReductionRecv recv = ReductionRecv::reduce;
+};
+// A round: groups of hops; a group shares one step (an exchange u<->v must, since both
+// send the value they held at the start of the round).
+struct Round {
+  std::vector<std::vector<Hop>> groups;
+  // When true, a hop out of u never lands in a later step than the hops into u placed
+  // before it (groups are given so that those come first): u must send the value it held
+  // at the start of the round (Hillis-Steele).
+  bool ordered = false;
+};
+
+// Steps for one round: every hop takes the first allowed path (in `order`'s preference)
+// whose channels are free in the earliest step that also has the ports. nullopt when some
+// hop has no path (e.g. a two-hop pair under store-and-forward) or a group cannot fit even
+// in an empty step.
+std::optional<std::vector<Transfer>> pack_round(const Problem& p, const PathSet& paths,
+                                                const Round& round,
+                                                const std::vector<int>& group_order,
+                                                std::mt19937_64* shuffle_paths, int& slots_used) {
+  const int ports = effective_ports(p);
+  const int n = p.topology.node_count();
+  struct Slot {
+    std::vector<char> used;
+    std::vector<int> sends, recvs;
+  };
+  std::vector<Slot> slots;
+  std::vector<int> sent_at(n, -1);  // the slot of the hop out of a node, this round
+  std::vector<Transfer> out;
+  for (int gi : group_order) {
+    const auto& group = round.groups[gi];
+    int lower = 0;
+    if (round.ordered)
+      for (const Hop& h : group)
+        if (sent_at[h.to] >= 0) lower = std::max(lower, sent_at[h.to]);
+    bool placed = false;
+    for (int s = lower; !placed && s <= static_cast<int>(slots.size()); ++s) {
+      if (s == static_cast<int>(slots.size()))
+        slots.push_back({std::vector<char>(p.topology.channel_count(), 0), std::vector<int>(n, 0),
+                         std::vector<int>(n, 0)});
+      Slot trial = slots[s];
+      std::vector<Transfer> chosen;
+      bool ok = true;
+      for (const Hop& h : group) {
+        if (trial.sends[h.from] >= ports || trial.recvs[h.to] >= ports) {
+          ok = false;
+          break;
+        }
+        const auto& list = paths.paths(h.from, h.to);
+        if (list.empty()) return std::nullopt;
+        std::vector<int> order(list.size());
+        for (int i = 0; i < static_cast<int>(order.size()); ++i) order[i] = i;
+        if (shuffle_paths != nullptr) std::shuffle(order.begin(), order.end(), *shuffle_paths);
+        const Path* free = nullptr;
+        for (int i : order)
+          if (std::none_of(list[i].channels.begin(), list[i].channels.end(),
+                           [&](ChannelId c) { return trial.used[c] != 0; })) {
+            free = &list[i];
+            break;
+          }
+        if (free == nullptr) {
+          ok = false;
+          break;
+        }
+        for (ChannelId c : free->channels) trial.used[c] = 1;
+        ++trial.sends[h.from];
+        ++trial.recvs[h.to];
+        Transfer t;
+        t.step = s + 1;
+        t.path = free->nodes;
+        t.blocks = h.blocks;
+        t.send = h.send;
+        t.recv = h.recv;
+        chosen.push_back(std::move(t));
+      }
+      if (!ok) {
+        if (s + 1 == static_cast<int>(slots.size()) &&
+            std::all_of(slots[s].sends.begin(), slots[s].sends.end(),
+                        [](int x) { return x == 0; }))
+          return std::nullopt;  // does not fit even in an empty step
+        continue;
+      }
+      slots[s] = std::move(trial);
+      for (const Hop& h : group) sent_at[h.from] = std::max(sent_at[h.from], s);
+      for (auto& t : chosen) out.push_back(std::move(t));
+      placed = true;
+    }
+    if (!placed) return std::nullopt;
+  }
+  slots_used = static_cast<int>(slots.size());
+  return out;
+}
+
+// Steps for the rounds, one after the other. A round is packed first-fit in the given
+// order, then again with random path preferences (and, when the round is not ordered,
+// random group orders) a few times; the packing with the fewest steps is kept. A
+// first-fit choice can block a pair that another route would let through (a 4-ring's two
+// diagonal exchanges fit in one step only with opposite turns).
+std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet& paths,
+                                                 const std::vector<Round>& rounds) {
+  std::vector<Transfer> out;
+  Step base = 0;
+  std::mt19937_64 rng(1);
+  try {
+    for (const Round& round : rounds) {
+      std::vector<int> order(round.groups.size());
+      for (int i = 0; i < static_cast<int>(order.size()); ++i) order[i] = i;
+      std::size_t hops = 1;
+      for (const auto& g : round.groups) hops += g.size();
+      const int attempts = static_cast<int>(std::min<std::size_t>(40, 200'000 / hops));
+      int best_slots = 0;
+      auto best = pack_round(p, paths, round, order, nullptr, best_slots);
+      if (!best) return std::nullopt;
+      // A round needs at least as many steps as its busiest sender or receiver has hops
+      // over the ports: stop early there.
+      for (int a = 0; a < attempts && best_slots > 1; ++a) {
+        if (!round.ordered) std::shuffle(order.begin(), order.end(), rng);
+        int slots = 0;
+        auto trial = pack_round(p, paths, round, order, &rng, slots);
+        if (trial && slots < best_slots) {
+          best = std::move(trial);
+          best_slots = slots;
+        }
+      }
+      for (auto& t : *best) {
+        t.step += base;
+        out.push_back(std::move(t));
+      }
+      base += best_slots;
+    }
+  } catch (const Unsupported&) {
+    return std::nullopt;  // a path list the routing module refuses to build
+  }
+  return out;
+}
+
+std::vector<int> all_blocks(const Collective& c) {
+  std::vector<int> b(c.blocks);
+  for (int i = 0; i < c.blocks; ++i) b[i] = i;
+  return b;
+}
+
+// Hops carrying `blocks`: one hop with every block under combining, else one per block.
+void add_hops(std::vector<Hop>& group, const Problem& p, NodeId from, NodeId to,
+              const std::vector<int>& blocks, ReductionSend send, ReductionRecv recv) {
+  if (p.model.combining) {
+    group.push_back({from, to, blocks, send, recv});
+  } else {
+    for (int b : blocks) group.push_back({from, to, {b}, send, recv});
+  }
+}
+
+// Recursive doubling (ALLREDUCE over a power-of-two participant set, senders ==
+// receivers): in round j every participant i exchanges its accumulator with participant
+// i XOR 2^j and adds what it gets; after round j each holds the sum over its aligned
+// group of 2^{j+1}. One block, or every block in one transfer under combining.
+// `order` names participant i (a permutation of the senders).
+std::optional<Schedule> recursive_doubling(const Problem& p, const PathSet& paths,
+                                           const std::vector<NodeId>& order, bool high_first) {
+  const Collective& c = p.collective;
+  const int n = static_cast<int>(c.senders.size());
+  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
+      !std::has_single_bit(static_cast<unsigned>(n)) || (c.blocks != 1 && !p.model.combining))
+    return std::nullopt;
+  std::vector<NodeId> at = order;  // participant -> node
+  if (at.size() != c.senders.size()) return std::nullopt;
+  const int d = std::countr_zero(static_cast<unsigned>(n));
+  std::vector<Round> rounds;
+  for (int k = 0; k < d; ++k) {
+    const int bit = 1 << (high_first ? d - 1 - k : k);
+    Round r;
+    for (int i = 0; i < n; ++i) {
+      if ((i & bit) != 0) continue;
+      std::vector<Hop> g;
+      add_hops(g, p, at[i], at[i | bit], all_blocks(c), ReductionSend::acc,
+               ReductionRecv::reduce);
+      add_hops(g, p, at[i | bit], at[i], all_blocks(c), ReductionSend::acc,
+               ReductionRecv::reduce);
+      r.groups.push_back(std::move(g));
+    }
+    rounds.push_back(std::move(r));
+  }
+  auto transfers = pack_rounds(p, paths, rounds);
+  if (!transfers) return std::nullopt;
+  return assemble_schedule(p, std::move(*transfers), "recursive-doubling", 0);
+}
+
+// A Hamiltonian cycle of `nodes` using direct channels (a budgeted depth-first search that
+// tries the neighbour with the fewest onward choices first), or nullopt.
+std::optional<std::vector<NodeId>> hamiltonian_cycle(const Topology& t,
+                                                     const std::vector<NodeId>& nodes) {
+  const int n = static_cast<int>(nodes.size());
+  if (n < 3 || n > 1024) return std::nullopt;
+  std::map<NodeId, int> index;
+  for (int i = 0; i < n; ++i) index[nodes[i]] = i;
+  std::vector<std::vector<int>> next(n);
+  for (int i = 0; i < n; ++i)
+    for (ChannelId ch : t.out_channels(nodes[i])) {
+      auto it = index.find(t.channel(ch).to);
+      if (it != index.end()) next[i].push_back(it->second);
+    }
+  std::vector<int> order{0};
+  std::vector<char> seen(n, 0);
+  seen[0] = 1;
+  long budget = 200'000;
+  std::function<bool()> extend = [&]() -> bool {
+    if (--budget < 0) return false;
+    const int u = order.back();
+    if (static_cast<int>(order.size()) == n)
+      return std::find(next[u].begin(), next[u].end(), 0) != next[u].end();
+    std::vector<std::pair<int, int>> options;
+    for (int v : next[u])
+      if (!seen[v]) {
+        int onward = 0;
+        for (int w : next[v]) onward += seen[w] ? 0 : 1;
+        options.push_back({onward, v});
+      }
+    std::sort(options.begin(), options.end());
+    for (const auto& [onward, v] : options) {
+      seen[v] = 1;
+      order.push_back(v);
+      if (extend()) return true;
+      order.pop_back();
+      seen[v] = 0;
+    }
+    return false;
+  };
+  if (!extend()) return std::nullopt;
+  std::vector<NodeId> cycle;
+  for (int i : order) cycle.push_back(nodes[i]);
+  return cycle;
+}
+
+// Ring reduce-scatter (and all-gather for ALLREDUCE) over a cycle of the participants:
+// block q travels q+1 -> q+2 -> ... -> q (positions on the cycle), summed on the way, in
+// p-1 rounds; then, for ALLREDUCE, its sum travels on in p-1 more rounds as copies.
+// Needs senders == receivers and blocks == p (block j ends at receiver j).
+std::optional<Schedule> ring(const Problem& p, const PathSet& paths) {
+  const Collective& c = p.collective;
+  const int n = static_cast<int>(c.receivers.size());
+  if ((c.kind != CollectiveKind::ALLREDUCE && c.kind != CollectiveKind::REDUCESCATTER) ||
+      c.senders != c.receivers || c.blocks != n || n < 2)
+    return std::nullopt;
+  std::vector<NodeId> cycle = c.receivers;  // id order when no cycle of channels is found
+  if (auto h = hamiltonian_cycle(p.topology, c.receivers)) cycle = *h;
+  std::map<NodeId, int> block_of;  // receiver j owns block j
+  for (int j = 0; j < n; ++j) block_of[c.receivers[j]] = j;
+  std::vector<Round> rounds;
+  auto pos = [&](int i) { return cycle[((i % n) + n) % n]; };
+  for (int s = 1; s < n; ++s) {
+    Round r;
+    for (int q = 0; q < n; ++q) {  // the block owned by position q is at q+s, sent on
+      std::vector<Hop> g;
+      g.push_back({pos(q + s), pos(q + s + 1), {block_of[pos(q)]}, ReductionSend::acc,
+                   ReductionRecv::reduce});
+      r.groups.push_back(std::move(g));
+    }
+    rounds.push_back(std::move(r));
+  }
+  if (c.kind == CollectiveKind::ALLREDUCE)
+    for (int s = 1; s < n; ++s) {
+      Round r;
+      for (int q = 0; q < n; ++q) {
+        std::vector<Hop> g;
+        g.push_back({pos(q + s - 1), pos(q + s), {block_of[pos(q)]}, ReductionSend::acc,
+                     ReductionRecv::copy});
+        r.groups.push_back(std::move(g));
+      }
+      rounds.push_back(std::move(r));
+    }
+  auto transfers = pack_rounds(p, paths, rounds);
+  if (!transfers) return std::nullopt;
+  return assemble_schedule(p, std::move(*transfers), "ring", 0);
+}
+
+// Hillis-Steele inclusive scan: in round j every sender at position i sends its
+// accumulator (positions i-2^j+1..i) to position i+2^j, which adds it to its own
+// (i+1..i+2^j): disjoint, and the union is the next round's window. Hops are listed from
+// the highest position down so that a node's send is never placed after its receive.
+std::optional<Schedule> hillis_steele(const Problem& p, const PathSet& paths) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::SCAN) return std::nullopt;
+  const int n = static_cast<int>(c.senders.size());
+  std::vector<Round> rounds;
+  for (int stride = 1; stride < n; stride *= 2) {
+    const std::vector<std::vector<int>> block_sets =
+        p.model.combining ? std::vector<std::vector<int>>{all_blocks(c)}
+                          : [&] {
+                              std::vector<std::vector<int>> v;
+                              for (int b = 0; b < c.blocks; ++b) v.push_back({b});
+                              return v;
+                            }();
+    for (const auto& blocks : block_sets) {
+      Round r;
+      r.ordered = true;
+      for (int i = n - 1 - stride; i >= 0; --i)
+        r.groups.push_back(
+            {{c.senders[i], c.senders[i + stride], blocks, ReductionSend::acc,
+              ReductionRecv::reduce}});
+      rounds.push_back(std::move(r));
+    }
+  }
+  auto transfers = pack_rounds(p, paths, rounds);
+  if (!transfers) return std::nullopt;
+  return assemble_schedule(p, std::move(*transfers), "hillis-steele", 0);
+}
+
+// Linear scan: sender i passes its prefix (senders 0..i) to sender i+1, which adds it, in
+// p-1 steps. Slower than Hillis-Steele, but every hop joins neighbours in the prefix
+// order, so it also works under store-and-forward when that order is a path.
+std::optional<Schedule> chain_scan(const Problem& p, const PathSet& paths) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::SCAN) return std::nullopt;
+  std::vector<Round> rounds;
+  for (int i = 0; i + 1 < static_cast<int>(c.senders.size()); ++i) {
+    Round r;
+    std::vector<Hop> g;
+    add_hops(g, p, c.senders[i], c.senders[i + 1], all_blocks(c), ReductionSend::acc,
+             ReductionRecv::reduce);
+    for (auto& h : g) r.groups.push_back({h});
+    rounds.push_back(std::move(r));
+  }
+  auto transfers = pack_rounds(p, paths, rounds);
+  if (!transfers) return std::nullopt;
+  return assemble_schedule(p, std::move(*transfers), "chain-scan", 0);
+}
+
+// ---- duality -------------------------------------------------------------------------
+
+// A broadcast collective for block b sent from owners[b] to `targets` (minus the owner):
+// OAB or AAB when it is exactly one, so that the broadcast designs for those kinds apply;
+// CUSTOM otherwise. message_block[m] is the block of message m.
+Collective broadcast_collective(const Topology& t, const std::vector<NodeId>& owners,
+                                const std::vector<NodeId>& targets,
+                                std::vector<int>& message_block) {
+  Collective c;
+  message_block.clear();
+  for (int b = 0; b < static_cast<int>(owners.size()); ++b) {
+    Message m;
+    m.id = static_cast<MessageId>(c.messages.size());
+    m.origin = owners[b];
+    for (NodeId v : targets)
+      if (v != owners[b]) m.targets.push_back(v);
+    if (m.targets.empty()) continue;
+    c.messages.push_back(std::move(m));
+    message_block.push_back(b);
+  }
+  for (const auto& m : c.messages) {
+    c.senders.push_back(m.origin);
+    c.receivers.insert(c.receivers.end(), m.targets.begin(), m.targets.end());
+  }
+  for (auto* v : {&c.senders, &c.receivers}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  const int procs = t.processor_count();
+  const bool full = std::all_of(c.messages.begin(), c.messages.end(), [&](const Message& m) {
+    return static_cast<int>(m.targets.size()) == procs - 1;
+  });
+  c.kind = CollectiveKind::CUSTOM;
+  if (full && c.messages.size() == 1) c.kind = CollectiveKind::OAB;
+  if (full && static_cast<int>(c.messages.size()) == procs &&
+      static_cast<int>(c.senders.size()) == procs)
+    c.kind = CollectiveKind::AAB;
+  return c;
+}
+
+// Each (message, node) keeps its first delivery only: later ones are redundant. Returns
+// the kept deliveries as (transfer index, message) pairs, parent of each node per message.
+struct Tree {
+  // parent[m][v]: index of the transfer that first delivered m to v, or -1
+  std::vector<std::vector<int>> parent;
+  std::vector<std::vector<char>> needed;  // dual: v's subtree holds a target
+};
+Tree first_deliveries(const Schedule& s, int nodes) {
+  const int messages = static_cast<int>(s.collective.messages.size());
+  Tree tree;
+  tree.parent.assign(messages, std::vector<int>(nodes, -1));
+  std::vector<std::vector<Step>> when(messages, std::vector<Step>(nodes, 0));
+  for (int i = 0; i < static_cast<int>(s.transfers.size()); ++i) {
+    const Transfer& t = s.transfers[i];
+    const NodeId v = t.path.back();
+    for (MessageId m : t.messages) {
+      if (v == s.collective.messages[m].origin) continue;
+      if (tree.parent[m][v] < 0 || t.step < when[m][v]) {
+        tree.parent[m][v] = i;
+        when[m][v] = t.step;
+      }
+    }
+  }
+  return tree;
+}
+
+struct Phase {
+  std::vector<Transfer> transfers;  // on the original network, steps 1..steps
+  int steps = 0;
+  SolveOutcome outcome;  // of the broadcast (schedule moved out)
+  std::string engine;
+};
+
+// Gather block b into owners[b] from every sender, as a broadcast on the reversed network
+// run backwards: the first delivery u->v of message b along path P in step s becomes
+// v->u along reversed P in step T+1-s, `reduce` at u. v sends `input` when no kept
+// delivery leaves v (its accumulator is then its own input) and `acc` otherwise; nodes
+// whose subtree holds no sender are pruned. Children are delivered later in the broadcast,
+// so earlier in the gather: v's accumulator holds its subtree when it sends.
+std::optional<Phase> gather_dual(const Problem& p, const std::vector<NodeId>& owners,
+                                 const SolveRequest& request) {
+  Problem rev{reversed_topology(p.topology), {}, p.model};
+  std::vector<int> message_block;
+  rev.collective = broadcast_collective(rev.topology, owners, p.collective.senders, message_block);
+  if (rev.collective.messages.empty()) return std::nullopt;
+  Phase phase;
+  phase.outcome = solve_problem(rev, request);
+  if (!phase.outcome.schedule) return std::nullopt;
+  const Schedule bs = std::move(*phase.outcome.schedule);
+  phase.outcome.schedule.reset();
+  phase.engine = bs.solver ? bs.solver->engine : "?";
+  const int nodes = p.topology.node_count();
+  Tree tree = first_deliveries(bs, nodes);
+  std::vector<char> is_sender(nodes, 0);
+  for (NodeId v : p.collective.senders) is_sender[v] = 1;
+  const int messages = static_cast<int>(bs.collective.messages.size());
+  // needed[m][v]: v (not the origin) must send message m's block up: a sender, or an
+  // ancestor of one. children[m][v]: kept deliveries leave v.
+  std::vector<std::vector<char>> needed(messages, std::vector<char>(nodes, 0));
+  std::vector<std::vector<char>> has_child(messages, std::vector<char>(nodes, 0));
+  for (int m = 0; m < messages; ++m) {
+    const NodeId root = bs.collective.messages[m].origin;
+    for (NodeId v = 0; v < nodes; ++v) {
+      if (!is_sender[v] || v == root) continue;
+      if (tree.parent[m][v] < 0) throw std::logic_error("broadcast misses a target");
+      for (NodeId x = v; x != root && !needed[m][x]; x = bs.transfers[tree.parent[m][x]].path.front()) {
+        needed[m][x] = 1;
+        const NodeId up = bs.transfers[tree.parent[m][x]].path.front();
+        has_child[m][up] = 1;
+      }
+    }
+  }
+  // One gather transfer per kept broadcast transfer, carrying the blocks it still serves.
+  const int T = bs.steps;
+  for (int i = 0; i < static_cast<int>(bs.transfers.size()); ++i) {
+    const Transfer& t = bs.transfers[i];
+    const NodeId v = t.path.back();
+    Transfer g;
+    bool leaf_only = true;
+    for (MessageId m : t.messages)
+      if (needed[m][v] && tree.parent[m][v] == i) {
+        g.blocks.push_back(message_block[m]);
+        leaf_only = leaf_only && !has_child[m][v] && is_sender[v];
+      }
+    if (g.blocks.empty()) continue;
+    std::sort(g.blocks.begin(), g.blocks.end());
+    g.step = T + 1 - t.step;
+    g.path.assign(t.path.rbegin(), t.path.rend());
+    g.send = leaf_only ? ReductionSend::input : ReductionSend::acc;
+    g.recv = ReductionRecv::reduce;
+    phase.transfers.push_back(std::move(g));
+  }
+  phase.steps = T;
+  return phase;
+}
+
+// Spread block b's finished sum from owners[b] to every receiver: a broadcast on G whose
+// first deliveries become `acc` -> `copy` transfers, shifted by `offset` steps.
+std::optional<Phase> spread(const Problem& p, const std::vector<NodeId>& owners,
+                            const SolveRequest& request, int offset) {
+  Problem fwd{p.topology, {}, p.model};
+  std::vector<int> message_block;
+  fwd.collective = broadcast_collective(fwd.topology, owners, p.collective.receivers, message_block);
+  Phase phase;
+  if (fwd.collective.messages.empty()) return phase;  // nothing to spread
+  phase.outcome = solve_problem(fwd, request);
+  if (!phase.outcome.schedule) return std::nullopt;
+  const Schedule bs = std::move(*phase.outcome.schedule);
+  phase.outcome.schedule.reset();
+  phase.engine = bs.solver ? bs.solver->engine : "?";
+  Tree tree = first_deliveries(bs, p.topology.node_count());
+  for (int i = 0; i < static_cast<int>(bs.transfers.size()); ++i) {
+    const Transfer& t = bs.transfers[i];
+    Transfer g;
+    for (MessageId m : t.messages)
+      if (tree.parent[m][t.path.back()] == i) g.blocks.push_back(message_block[m]);
+    if (g.blocks.empty()) continue;
+    std::sort(g.blocks.begin(), g.blocks.end());
+    g.step = offset + t.step;
+    g.path = t.path;
+    g.send = ReductionSend::acc;
+    g.recv = ReductionRecv::copy;
+    phase.transfers.push_back(std::move(g));
+  }
+  phase.steps = bs.steps;
+  return phase;
+}
+
+// Processor with the smallest eccentricity (to and from every other processor): the root
+// of the composed all-reduce, where both phases are short.
+NodeId central_processor(const Problem& p, const PathSet& paths,
+                         const std::vector<NodeId>& among) {
+  NodeId best = among.front();
+  long best_ecc = -1;
+  for (NodeId r : among) {
+    long ecc = 0;
+    for (NodeId v : among)
+      if (v != r) ecc = std::max<long>(ecc, std::max<long>(paths.distance(v, r), paths.distance(r, v)));
+    if (best_ecc < 0 || ecc < best_ecc) {
+      best_ecc = ecc;
+      best = r;
+    }
+  }
+  (void)p;
+  return best;
+}
+
+}  // namespace
+
+std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths) {
+  std::vector<ReductionCandidate> out;
+  auto add = [&](std::optional<Schedule> s, std::string name) {
+    if (s) out.push_back({std::move(name), std::move(*s)});
+  };
+  const Collective& c = problem.collective;
+  // Recursive doubling over the ids, and over a Hamiltonian cycle in Gray-code positions
+  // (participant i at cycle position gray(i): i and i XOR 1 are neighbours on the cycle,
+  // so the low dimensions stay short; on a 4-cycle every exchange is one channel).
+  std::vector<std::vector<NodeId>> orders{c.senders};
+  if (c.kind == CollectiveKind::ALLREDUCE && std::has_single_bit(c.senders.size()))
+    if (auto cycle = hamiltonian_cycle(problem.topology, c.senders)) {
+      std::vector<NodeId> gray(cycle->size());
+      for (std::size_t i = 0; i < gray.size(); ++i) gray[i] = (*cycle)[i ^ (i >> 1)];
+      orders.push_back(std::move(gray));
+    }
+  for (std::size_t o = 0; o < orders.size(); ++o)
+    for (bool high : {false, true})
+      add(recursive_doubling(problem, paths, orders[o], high),
+          std::string("recursive-doubling") + (o == 0 ? "" : " (Gray order on a cycle)") +
+              (high ? " (high bit first)" : ""));
+  add(ring(problem, paths), "ring");
+  add(hillis_steele(problem, paths), "hillis-steele");
+  add(chain_scan(problem, paths), "chain-scan");
+  return out;
+}
+
+SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request) {
+  const auto start = Clock::now();
+  const Budget budget(request.time_limit, request.interrupt);
+  const Collective& c = problem.collective;
+  PathLimits limits = request.path_limits;
+  limits.stop = request.interrupt;
+  const PathSet paths(problem.topology, problem.model, limits);
+  SolveOutcome out;
+  out.bounds = lower_bounds(problem, paths);
+  out.lower_bound = out.bounds.best;
+
+  struct Entry {
+    Schedule schedule;
+    std::string design;
+  };
+  std::vector<Entry> candidates;
+  auto consider = [&](Schedule s, std::string design) {
+    const auto violations = verify_schedule(s);
+    if (!violations.empty())
+      throw std::logic_error("reduction design " + design + " produced an invalid schedule: " +
+                             violations.front().text);
+    if (s.solver) s.solver->engine = design;
+    candidates.push_back({std::move(s), std::move(design)});
+  };
+  for (auto& d : reduction_designs(problem, paths)) consider(std::move(d.schedule), d.design);
+
+  // The broadcast sub-searches share what is left of the budget; `--steps` is for the
+  // reduction, not for them.
+  SolveRequest sub = request;
+  sub.steps.reset();
+  const bool exact_dual =
+      c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::REDUCESCATTER;
+  bool dual_proven = false;
+  std::string dual_within;
+  std::string dual_reason;
+  auto best_steps = [&] {
+    int best = 1 << 30;
+    for (const auto& e : candidates) best = std::min(best, e.schedule.steps);
+    return best;
+  };
+  // owners[b]: where block b is gathered (REDUCE: the root; REDUCESCATTER: receiver b;
+  // ALLREDUCE: a central processor for one block, receivers round robin otherwise; SCAN:
+  // the last sender, for its bound only).
+  std::vector<NodeId> owners;
+  if (c.kind == CollectiveKind::REDUCE) {
+    owners.assign(c.blocks, c.receivers.front());
+  } else if (c.kind == CollectiveKind::REDUCESCATTER) {
+    owners = c.receivers;
+  } else if (c.kind == CollectiveKind::ALLREDUCE) {
+    for (int b = 0; b < c.blocks; ++b)
+      owners.push_back(c.blocks == 1 ? central_processor(problem, paths, c.receivers)
+                                     : c.receivers[b % c.receivers.size()]);
+  } else {
+    owners.assign(c.blocks, c.senders.back());
+  }
+  const bool met = !candidates.empty() && best_steps() <= out.lower_bound;
+  if (!met && !budget.expired()) {
+    sub.time_limit = exact_dual ? budget.remaining() : 0.5 * budget.remaining();
+    if (auto g = gather_dual(problem, owners, sub)) {
+      // Every valid schedule of this problem is also a valid gather of block b into
+      // owners[b] (its R3 names those accumulators too, R1/R2 are the same rules), and the
+      // gather is the reversed broadcast (docs/ENGINES.md): the broadcast's bound holds.
+      if (g->outcome.lower_bound > out.lower_bound) {
+        out.lower_bound = g->outcome.lower_bound;
+        out.bounds.bounds.push_back(
+            {"reduce-dual", g->outcome.lower_bound,
+             "the sums gathered into their owners are a broadcast on the reversed network run "
+             "backwards: its lower bound (" + g->outcome.reason + ")",
+             "ccsched (docs/ENGINES.md, Reductions: duality)"});
+      }
+      if (exact_dual) {
+        Schedule s = assemble_schedule(problem, std::move(g->transfers), "", 0);
+        dual_proven = g->outcome.optimal;
+        dual_within = g->outcome.optimal_within;
+        dual_reason = g->outcome.reason;
+        consider(std::move(s), "reduce-dual(" + g->engine + ")");
+      } else if (c.kind == CollectiveKind::ALLREDUCE && !budget.expired()) {
+        sub.time_limit = budget.remaining();
+        if (auto s = spread(problem, owners, sub, g->steps)) {
+          auto transfers = std::move(g->transfers);
+          for (auto& t : s->transfers) transfers.push_back(std::move(t));
+          consider(assemble_schedule(problem, std::move(transfers), "", 0),
+                   "reduce-dual(" + g->engine + ")+broadcast(" + s->engine + ")");
+        }
+      }
+    }
+  }
+  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (candidates.empty()) {
+    out.status = SolveStatus::unknown;
+    out.reason = budget.expired() ? "time limit reached before any schedule was found"
+                                  : "no design applies and the dual search found nothing";
+    return out;
+  }
+  auto best = std::min_element(candidates.begin(), candidates.end(),
+                               [](const Entry& a, const Entry& b) {
+                                 return a.schedule.steps < b.schedule.steps;
+                               });
+  if (request.steps && best->schedule.steps > *request.steps) {
+    out.status = *request.steps < out.lower_bound ? SolveStatus::infeasible : SolveStatus::unknown;
+    out.reason = *request.steps < out.lower_bound
+                     ? std::to_string(*request.steps) + " steps is below the lower bound " +
+                           std::to_string(out.lower_bound)
+                     : "no design fits in " + std::to_string(*request.steps) + " steps";
+    return out;
+  }
+  Schedule s = std::move(best->schedule);
+  const bool is_dual = best->design.rfind("reduce-dual(", 0) == 0 && exact_dual;
+  if (s.steps <= out.lower_bound) {
+    out.optimal = true;
+    out.reason = "meets the lower bound";
+  } else if (is_dual && dual_proven) {
+    // The dual broadcast is optimal under the same model on the reversed network, and the
+    // reversal maps schedules both ways with the same step count: the reduction is too.
+    out.optimal = true;
+    out.lower_bound = s.steps;
+    out.reason = "the reversed broadcast is optimal (" + dual_reason + ")";
+  } else if (is_dual && !dual_within.empty()) {
+    out.optimal_within = dual_within;
+    out.reason = "optimal within " + dual_within + " (the reversed broadcast: " + dual_reason + ")";
+  } else {
+    out.reason = "not proven optimal (best of " + std::to_string(candidates.size()) +
+                 " designs: " + best->design + ")";
+  }
+  out.status = SolveStatus::feasible;
+  s.lower_bound = out.lower_bound;
+  s.optimal = out.optimal;
+  if (!out.optimal_within.empty()) s.optimal_within = out.optimal_within;
+  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (s.solver) s.solver->seconds = out.seconds;
+  out.schedule = std::move(s);
+  return out;
+}
+
+}  // namespace ccsched
