@@ -158,8 +158,14 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
   }
   fmt::print("network      {} ({} processors, {} switches, {} channels)\n", t.name(),
              t.processor_count(), t.switch_count(), t.channel_count());
-  fmt::print("collective   {}, {} messages\n", to_string(problem.collective.kind),
-             problem.collective.messages.size());
+  if (is_reduction(problem.collective))
+    fmt::print("collective   {}, {} senders, {} receivers, {} block{}\n",
+               to_string(problem.collective.kind), problem.collective.senders.size(),
+               problem.collective.receivers.size(), problem.collective.blocks,
+               problem.collective.blocks == 1 ? "" : "s");
+  else
+    fmt::print("collective   {}, {} messages\n", to_string(problem.collective.kind),
+               problem.collective.messages.size());
   fmt::print("model        {}\n", describe_model(problem.model));
   const auto best = std::find_if(out.bounds.bounds.begin(), out.bounds.bounds.end(),
                                  [&](const LowerBound& b) { return b.value == out.bounds.best; });
