@@ -52,7 +52,7 @@ void expect_honest(const SolveOutcome& out, const std::string& what) {
 
 TEST(ReductionDesigns, EveryDesignVerifiesOnEveryNetwork) {
   const std::vector<std::string> nets = {"ring:8",   "hypercube:3", "hypercube:4",
-                                         "torus:4x4", "kautz:2,2",  "complete:5"};
+                                         "torus:4x4", "kautz:2,2",  "complete:5", "omega:8"};
   int designs = 0;
   for (const auto& net : nets)
     for (auto kind : {CollectiveKind::ALLREDUCE, CollectiveKind::REDUCESCATTER,
