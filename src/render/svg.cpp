@@ -284,7 +284,10 @@ std::string render_steps_svg(const Schedule& s, const RenderOptions& options) {
       num(width), num(height), kStyle, num(kGap), xml_escape(render_detail::schedule_title(s)),
       s.steps, s.steps == 1 ? "" : "s",
       s.lower_bound
-          ? fmt::format(", lower bound {}{}", *s.lower_bound, s.optimal ? " (optimal)" : "")
+          ? fmt::format(", lower bound {}{}", *s.lower_bound,
+                        s.optimal          ? " (optimal)"
+                        : s.optimal_within ? " (optimal within " + *s.optimal_within + ")"
+                                           : std::string())
           : std::string());
   for (std::size_t i = 0; i < panels.size(); ++i) {
     const double x = kGap + static_cast<double>(i % columns) * (cell_w + kGap);

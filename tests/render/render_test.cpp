@@ -295,6 +295,24 @@ TEST(Html, SelfContainedReportWithTablePanelsAndEstimate) {
   EXPECT_EQ(count(b, "<div class=\"step-panel\""), 2u);
 }
 
+// The pictures and the report state the claims as the schedule does: a proof inside a
+// restriction is not shown as "optimal" (docs/RELIABILITY.md).
+TEST(Html, ClaimsAsTheScheduleStatesThem) {
+  Schedule s = solve("ring:8", CollectiveKind::OAS);
+  ASSERT_TRUE(s.optimal);
+  EXPECT_NE(render_steps_svg(s).find("(optimal)"), std::string::npos);
+  s.optimal = false;
+  s.optimal_within = "direct delivery";
+  s.direct_delivery_bound = *s.lower_bound + 1;
+  const std::string svg = render_steps_svg(s);
+  EXPECT_EQ(svg.find("(optimal)"), std::string::npos);
+  EXPECT_NE(svg.find("(optimal within direct delivery)"), std::string::npos);
+  const std::string html = render_report_html(s, ReportOptions{});
+  EXPECT_NE(html.find("proven optimal within direct delivery"), std::string::npos);
+  EXPECT_NE(html.find("direct delivery only: " + std::to_string(*s.direct_delivery_bound)),
+            std::string::npos);
+}
+
 TEST(Html, TableReport) {
   TableReport r;
   r.title = "faults <&>";
