@@ -198,7 +198,7 @@ std::string grid_table(const Schedule& s) {
 }  // namespace
 
 std::string render_report_html(const Schedule& s, const ReportOptions& options) {
-  refuse_reductions(s.collective, "the HTML report", "render");
+  const bool reduction = is_reduction(s.collective);
   const NetworkLayout layout = layout_network(s.topology, options.render.layout);
   const ScheduleCost cost = linear_cost(s, options.cost, options.message_bytes);
   const auto utilisation = channel_utilisation(s);
@@ -213,10 +213,13 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
   rows.emplace_back(
       "time estimate",
       fmt::format("{} &micro;s by the linear model t = &Sigma;<sub>i</sub> (t<sub>0</sub> + "
-                  "m<sub>i</sub> t<sub>1</sub>) (seed 001, eq. (1)), with t<sub>0</sub> = {} "
-                  "&micro;s, t<sub>1</sub> = {} ns/B, m = {} B per message{}",
-                  format_us(cost.total_seconds), format_us(options.cost.t0),
-                  fmt::format("{:g}", options.cost.t1 * 1e9), options.message_bytes,
+                  "m<sub>i</sub> t<sub>1</sub>) (seed 001, eq. (1)){}, with t<sub>0</sub> = {} "
+                  "&micro;s, t<sub>1</sub> = {} ns/B, m = {} B per {}{}",
+                  format_us(cost.total_seconds),
+                  reduction ? " plus each step's adds (docs/COST.md)" : "",
+                  format_us(options.cost.t0), fmt::format("{:g}", options.cost.t1 * 1e9),
+                  options.message_bytes,
+                  reduction ? "input vector, split into its blocks" : "message",
                   options.cost.th > 0 ? fmt::format(", t<sub>h</sub> = {} &micro;s per hop",
                                                     format_us(options.cost.th))
                                       : std::string()));
@@ -227,7 +230,14 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
   out += "<h2>Summary</h2>\n" + summary_table(rows);
 
   out += "<h2>Schedule</h2>\n";
-  if (resolve_layout(s, TableLayout::automatic) == TableLayout::grid) {
+  if (reduction) {
+    // tables.hpp "steps": per step, who adds (reduce) or copies what into whom.
+    out +=
+        "<p class=\"note\">Per step, each transfer's blocks and what its receiver does with "
+        "them (FORMATS.md \"Reductions\"): <i>reduce</i> adds the value into the receiver's "
+        "accumulator, <i>copy</i> replaces it.</p>\n";
+    out += "<pre>" + xml_escape(format_schedule_table(s, TableLayout::steps)) + "</pre>\n";
+  } else if (resolve_layout(s, TableLayout::automatic) == TableLayout::grid) {
     out +=
         "<p class=\"note\">Seed 000 Table 3 layout: a row per sending processor, a column "
         "per step, the destinations of its transfers in the cells (m<i>k</i>: a forwarded "
@@ -265,8 +275,14 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
       "<button id=\"all\" type=\"button\">all steps</button></div>\n"
       "<p class=\"note\">Each transfer of the step is a coloured path with an arrow at its "
       "receiver; grey channels are idle; circles are processors, squares switches. Arrow "
-      "keys step through.</p>\n"
-      "<div id=\"panels\" class=\"panels all\">\n";
+      "keys step through.";
+  if (reduction)
+    out +=
+        " A reduction's arrows are labelled with the block and the inputs its value sums "
+        "(as it stood at the start of the step); solid arrows add into the receiver's sum, "
+        "dashed ones (copy) replace it; beside each processor, how many of the inputs its "
+        "accumulator holds after the step (one count per block, green when complete).";
+  out += "</p>\n<div id=\"panels\" class=\"panels all\">\n";
   for (Step st = 1; st <= s.steps; ++st)
     out += fmt::format("<div class=\"step-panel\" id=\"step-{}\" data-step=\"{}\">\n{}</div>\n", st,
                        st, render_step_panel(s, layout, st, options.render));

@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
+#include "reduction.hpp"
 #include "text.hpp"
 
 namespace ccsched {
@@ -94,7 +96,10 @@ struct Panel {
   double height = 0.0;
 };
 
-Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const RenderOptions& o) {
+// `replay` is set for a reduction (reduction.hpp): the arrows then carry their blocks and
+// input sets, copies are dashed, and every processor says how much its sums hold.
+Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const RenderOptions& o,
+                 const render_detail::ReductionReplay* replay) {
   const Topology& t = s.topology;
   std::vector<const Transfer*> transfers;
   for (const Transfer& tr : s.transfers)
@@ -116,8 +121,14 @@ Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const Ren
   // Legend geometry: as many columns as fit.
   std::vector<std::string> entries;
   std::size_t longest = 0;
+  std::vector<std::string> carried;  // reductions: "b0 {0,1}" per transfer
   for (const Transfer* tr : transfers) {
     entries.push_back(transfer_text(s, *tr));
+    if (replay) {
+      const auto index = static_cast<std::size_t>(tr - s.transfers.data());
+      carried.push_back(render_detail::carried_text(t, replay->carried[index]));
+      entries.back() += " " + carried.back() + (tr->recv == ReductionRecv::copy ? " copy" : "");
+    }
     longest = std::max(longest, entries.back().size());
   }
   const double column_width = 26.0 + kLegendCharWidth * static_cast<double>(longest);
@@ -164,6 +175,7 @@ Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const Ren
 
   // Transfers: one coloured path each, an arrow at the receiver.
   out += "<g class=\"transfers\">\n";
+  std::string labels;  // reductions: drawn after the paths so that no path covers them
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const Transfer& tr = *transfers[i];
     const std::string colour = transfer_colour(static_cast<int>(i));
@@ -182,13 +194,27 @@ Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const Ren
                        num(sg.start.x), num(sg.start.y), num(end.x), num(end.y));
       at_vertex = l.channel_to[*c];
       any = true;
-      if (final_hop) out += arrowhead(sg.end, sg.direction, colour, "arrow");
+      if (final_hop) {
+        out += arrowhead(sg.end, sg.direction, colour, "arrow");
+        if (replay) {
+          // Beside the middle of the last hop, on the side of its lane.
+          const Point mid = (sg.start + sg.end) * 0.5 + Point{-sg.direction.y, sg.direction.x} * 9.0;
+          labels += fmt::format(
+              "<text class=\"carry\" data-transfer=\"{}\" x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n",
+              i, num(mid.x), num(mid.y + 3.5), colour, xml_escape(carried[i]));
+        }
+      }
     }
     if (!any) continue;
-    out += fmt::format("<path class=\"transfer\" d=\"{}\" stroke=\"{}\"><title>{}</title></path>\n",
-                       d.substr(0, d.size() - 1), colour, xml_escape(entries[i]));
+    // A copy replaces the receiver's sum, a reduce adds to it: dashed against solid.
+    const bool copy = replay && tr.recv == ReductionRecv::copy;
+    out += fmt::format(
+        "<path class=\"transfer{}\" d=\"{}\" stroke=\"{}\"{}><title>{}</title></path>\n",
+        copy ? " copy" : "", d.substr(0, d.size() - 1), colour,
+        copy ? " stroke-dasharray=\"7 4\"" : "", xml_escape(entries[i]));
   }
   out += "</g>\n";
+  if (replay) out += "<g class=\"carried\">\n" + labels + "</g>\n";
 
   // Vertices on top.
   out += "<g class=\"nodes\">\n";
@@ -208,6 +234,30 @@ Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const Ren
   }
   out += "</g>\n";
 
+  if (replay) {
+    // How many inputs each processor's sums hold after the step, outside the node (away
+    // from the middle of the drawing, where the links run).
+    const auto& counts = replay->counts_after[static_cast<std::size_t>(step - 1)];
+    const Point centre = origin + Point{l.width / 2, l.height / 2};
+    out += "<g class=\"sums\">\n";
+    for (const LayoutVertex& v : l.vertices) {
+      if (!t.is_processor(v.node) || (l.unfolded && !v.receiver_copy)) continue;
+      const auto it = counts.find(v.node);
+      if (it == counts.end()) continue;
+      const Point c = origin + Point{v.x, v.y};
+      Point away = c - centre;
+      const double len = std::hypot(away.x, away.y);
+      away = len > 1e-6 ? away * (1.0 / len) : Point{0.0, -1.0};
+      const Point at = c + away * (vertex_shape(t, v.node).half_width + 11.0);
+      const bool full = std::all_of(it->second.begin(), it->second.end(),
+                                    [&](int k) { return k == replay->inputs; });
+      out += fmt::format("<text class=\"acc{}\" data-node=\"{}\" x=\"{}\" y=\"{}\">{}</text>\n",
+                         full ? " full" : "", v.node, num(at.x), num(at.y + 4.0),
+                         render_detail::count_text(it->second, replay->inputs));
+    }
+    out += "</g>\n";
+  }
+
   if (o.legend && !entries.empty()) {
     out += "<g class=\"legend\">\n";
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -215,9 +265,10 @@ Panel draw_panel(const Schedule& s, const NetworkLayout& l, Step step, const Ren
       const double x = kMargin / 2 + col * (column_width + 12.0);
       const double y = network_bottom + row * kLegendLine + 8.0;
       out += fmt::format(
-          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"/><text x=\"{}\" "
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"{}/><text x=\"{}\" "
           "y=\"{}\">{}</text>\n",
           num(x), num(y), num(x + 18.0), num(y), transfer_colour(static_cast<int>(i)),
+          replay && transfers[i]->recv == ReductionRecv::copy ? " stroke-dasharray=\"5 3\"" : "",
           num(x + 24.0), num(y + 4.0), xml_escape(entries[i]));
     }
     out += "</g>\n";
@@ -235,7 +286,10 @@ constexpr const char* kStyle =
     ".processor{fill:#fff;stroke:#333;stroke-width:1.4}"
     ".switch{fill:#eef1f5;stroke:#445;stroke-width:1.2}"
     ".label{text-anchor:middle;font-size:11px}"
-    ".legend line{stroke-width:3}";
+    ".legend line{stroke-width:3}"
+    ".carry{font-size:10px;text-anchor:middle;paint-order:stroke;stroke:#fff;stroke-width:3px}"
+    ".acc{font-size:10px;text-anchor:middle;font-weight:bold;fill:#666}"
+    ".acc.full{fill:#1a7f37}";
 
 }  // namespace
 
@@ -250,8 +304,9 @@ std::string transfer_colour(int index) {
 
 std::string render_step_panel(const Schedule& s, const NetworkLayout& layout, Step step,
                               const RenderOptions& options) {
-  refuse_reductions(s.collective, "the step pictures", "render");
-  const Panel p = draw_panel(s, layout, step, options);
+  std::optional<render_detail::ReductionReplay> replay;
+  if (is_reduction(s.collective)) replay = render_detail::replay_reduction(s);
+  const Panel p = draw_panel(s, layout, step, options, replay ? &*replay : nullptr);
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"step-picture\" viewBox=\"0 0 {} {}\" "
       "width=\"{}\" height=\"{}\"><style>{}</style>\n{}</svg>\n",
@@ -259,12 +314,13 @@ std::string render_step_panel(const Schedule& s, const NetworkLayout& layout, St
 }
 
 std::string render_steps_svg(const Schedule& s, const RenderOptions& options) {
-  refuse_reductions(s.collective, "the step pictures", "render");
   const NetworkLayout layout = layout_network(s.topology, options.layout);
+  std::optional<render_detail::ReductionReplay> replay;
+  if (is_reduction(s.collective)) replay = render_detail::replay_reduction(s);
   std::vector<Panel> panels;
   double cell_w = 0.0, cell_h = 0.0;
   for (Step st = 1; st <= s.steps; ++st) {
-    panels.push_back(draw_panel(s, layout, st, options));
+    panels.push_back(draw_panel(s, layout, st, options, replay ? &*replay : nullptr));
     cell_w = std::max(cell_w, panels.back().width);
     cell_h = std::max(cell_h, panels.back().height);
   }
