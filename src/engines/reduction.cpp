@@ -368,6 +368,203 @@ std::optional<Schedule> chain_scan(const Problem& p, const PathSet& paths) {
   return assemble_schedule(p, std::move(*transfers), "chain-scan", 0);
 }
 
+// ---- dimension-wise exchanges on tori and meshes ----------------------------------------
+
+// The sides of a torus:AxB[xC] or mesh:AxB[xC] whose nodes are all processors numbered
+// row-major as make_grid numbers them (topology/generators.cpp), with every processor taking
+// part; empty otherwise. `wrap` tells torus from mesh.
+std::vector<int> grid_sides(const Problem& p, bool& wrap) {
+  const std::string& name = p.topology.name();
+  const auto colon = name.find(':');
+  if (colon == std::string::npos) return {};
+  const std::string kind = name.substr(0, colon);
+  if (kind != "torus" && kind != "mesh") return {};
+  wrap = kind == "torus";
+  std::vector<int> sides;
+  long long n = 1;
+  std::size_t at = colon + 1;
+  while (at <= name.size()) {
+    std::size_t end = name.find('x', at);
+    if (end == std::string::npos) end = name.size();
+    const std::string part = name.substr(at, end - at);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return {};
+    sides.push_back(std::stoi(part));
+    n *= sides.back();
+    at = end + 1;
+  }
+  if (n != p.topology.node_count() || p.topology.processor_count() != n) return {};
+  if (static_cast<long long>(p.collective.senders.size()) != n) return {};
+  return sides;
+}
+
+// Peer of coordinate c in step s of one dimension of side L (a power of two), both
+// involutions: recursive doubling pairs c with c XOR 2^s; Swing (De Sensi et al., "Swing:
+// Short-cutting Rings for Higher Bandwidth Allreduce", NSDI 2024, eq. 1) pairs even c with
+// c + rho(s) and odd c with c - rho(s), rho(s) = (1 - (-2)^(s+1)) / 3 = 1, -1, 3, -5, 11, ...
+// taken mod L: the distances grow about half as fast as 2^s, so hops stay short on a ring.
+int dimension_peer(bool swing, int L, int s, int c) {
+  if (!swing) return c ^ (1 << s);
+  long long pow = 1;
+  for (int i = 0; i <= s; ++i) pow *= -2;
+  const long long rho = (1 - pow) / 3;
+  const long long q = (c % 2 == 0) ? c + rho : c - rho;
+  return static_cast<int>(((q % L) + L) % L);
+}
+
+// Dimension-wise all-reduce of one block (or every block under combining) on a torus or
+// mesh with power-of-two sides: recursive doubling within each dimension in turn, the peers
+// of `swing` ? Swing : XOR. Node x's accumulator after some steps is the product over the
+// dimensions of the coordinate sets its steps in that dimension have gathered, so an
+// exchange is valid when both ends have made the same progress in every dimension (their
+// sets then differ only in the exchanged dimension, where Swing / XOR makes them disjoint
+// and their union the next set). Two packings:
+//   - in turn (`overlap` false): the logical rounds dimension after dimension, each
+//     spread by pack_rounds into the fewest channel-disjoint steps it finds;
+//   - overlapped: a step takes, greedily, every exchange whose ends are free, have equal
+//     progress vectors and whose paths are free, so a node idle in a long, spread round of
+//     one dimension runs its step in another dimension meanwhile (the dimensions use
+//     disjoint channels). Priority goes to the node with the most hops still to travel,
+//     the critical resource. nullopt when no exchange fits while work remains.
+std::optional<Schedule> dimension_wise(const Problem& p, const PathSet& paths, bool swing,
+                                       bool overlap) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
+      (c.blocks != 1 && !p.model.combining))
+    return std::nullopt;
+  bool wrap = false;
+  const std::vector<int> sides = grid_sides(p, wrap);
+  if (sides.empty()) return std::nullopt;
+  const int dims = static_cast<int>(sides.size());
+  std::vector<int> levels(dims, 0), stride(dims, 1);
+  for (int d = 0; d < dims; ++d) {
+    if (!std::has_single_bit(static_cast<unsigned>(sides[d]))) return std::nullopt;
+    levels[d] = std::countr_zero(static_cast<unsigned>(sides[d]));
+  }
+  for (int d = dims - 1; d-- > 0;) stride[d] = stride[d + 1] * sides[d + 1];
+  const int n = p.topology.node_count();
+  auto coord = [&](int v, int d) { return v / stride[d] % sides[d]; };
+  auto peer = [&](int v, int d, int s) {
+    const int x = coord(v, d);
+    return v + (dimension_peer(swing, sides[d], s, x) - x) * stride[d];
+  };
+  const std::vector<int> blocks = all_blocks(c);
+  if (!overlap) {
+    std::vector<Round> rounds;
+    for (int d = 0; d < dims; ++d)
+      for (int s = 0; s < levels[d]; ++s) {
+        // Pairs listed by their even end's position over 2, mod ceil(distance / 2): on a
+        // ring the exchanges of one class start 2 ceil(distance / 2) >= distance apart, so
+        // first fit puts each class in its own step (the ceil(distance / 2) steps that the
+        // channel load, distance / 2 per channel, needs) where the classes close up.
+        std::vector<std::pair<int, int>> listed;  // (class, v)
+        for (int v = 0; v < n; ++v) {
+          const int w = peer(v, d, s);
+          if (w <= v) continue;
+          const int even = coord(v, d) % 2 == 0 ? v : w;
+          const int m = std::max(1, (paths.distance(v, w) + 1) / 2);
+          listed.push_back({coord(even, d) / 2 % m, v});
+        }
+        std::stable_sort(listed.begin(), listed.end());
+        Round r;
+        for (const auto& [cls, v] : listed) {
+          const int w = peer(v, d, s);
+          std::vector<Hop> g;
+          add_hops(g, p, v, w, blocks, ReductionSend::acc, ReductionRecv::reduce);
+          add_hops(g, p, w, v, blocks, ReductionSend::acc, ReductionRecv::reduce);
+          r.groups.push_back(std::move(g));
+        }
+        rounds.push_back(std::move(r));
+      }
+    auto transfers = pack_rounds(p, paths, rounds);
+    if (!transfers) return std::nullopt;
+    return assemble_schedule(p, std::move(*transfers), "", 0);
+  }
+  std::vector<std::vector<int>> progress(n, std::vector<int>(dims, 0));
+  // Hops still to travel from each node: its remaining rounds' distances.
+  std::vector<long> remaining(n, 0);
+  try {
+    for (int v = 0; v < n; ++v)
+      for (int d = 0; d < dims; ++d)
+        for (int s = 0; s < levels[d]; ++s) remaining[v] += paths.distance(v, peer(v, d, s));
+    std::vector<Transfer> out;
+    std::vector<char> finished(n, 0);
+    int done = 0;
+    for (int v = 0; v < n; ++v)
+      if (progress[v] == levels) {
+        finished[v] = 1;
+        ++done;
+      }
+    std::vector<int> order(n);
+    for (int step = 1; done < n; ++step) {
+      std::vector<char> used(p.topology.channel_count(), 0), busy(n, 0);
+      for (int v = 0; v < n; ++v) order[v] = v;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return remaining[a] > remaining[b]; });
+      bool placed = false;
+      for (int v : order) {
+        if (busy[v] || finished[v]) continue;
+        // this node's dimensions, the longest next hop first
+        std::vector<std::pair<int, int>> options;  // (-distance, dimension)
+        for (int d = 0; d < dims; ++d) {
+          if (progress[v][d] >= levels[d]) continue;
+          const int w = peer(v, d, progress[v][d]);
+          if (busy[w] || progress[w] != progress[v]) continue;
+          options.push_back({-paths.distance(v, w), d});
+        }
+        std::sort(options.begin(), options.end());
+        for (const auto& [hops, d] : options) {
+          const int w = peer(v, d, progress[v][d]);
+          const Path* there = nullptr;
+          const Path* back = nullptr;
+          for (const Path& path : paths.paths(v, w))
+            if (std::none_of(path.channels.begin(), path.channels.end(),
+                             [&](ChannelId ch) { return used[ch] != 0; })) {
+              there = &path;
+              break;
+            }
+          if (there == nullptr) continue;
+          for (ChannelId ch : there->channels) used[ch] = 1;
+          for (const Path& path : paths.paths(w, v))
+            if (std::none_of(path.channels.begin(), path.channels.end(),
+                             [&](ChannelId ch) { return used[ch] != 0; })) {
+              back = &path;
+              break;
+            }
+          if (back == nullptr) {
+            for (ChannelId ch : there->channels) used[ch] = 0;
+            continue;
+          }
+          for (ChannelId ch : back->channels) used[ch] = 1;
+          busy[v] = busy[w] = 1;
+          for (const Path* path : {there, back}) {
+            Transfer t;
+            t.step = step;
+            t.path = path->nodes;
+            t.blocks = blocks;
+            t.send = ReductionSend::acc;
+            t.recv = ReductionRecv::reduce;
+            out.push_back(std::move(t));
+          }
+          for (int x : {v, w}) {
+            remaining[x] -= paths.distance(x, x == v ? w : v);
+            ++progress[x][d];
+            if (progress[x] == levels) {
+              finished[x] = 1;
+              ++done;
+            }
+          }
+          placed = true;
+          break;
+        }
+      }
+      if (!placed) return std::nullopt;
+    }
+    return assemble_schedule(p, std::move(out), "", 0);
+  } catch (const Unsupported&) {
+    return std::nullopt;
+  }
+}
+
 // ---- duality -------------------------------------------------------------------------
 
 // A broadcast collective for block b sent from owners[b] to `targets` (minus the owner):
@@ -578,6 +775,11 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
       add(recursive_doubling(problem, paths, orders[o], high),
           std::string("recursive-doubling") + (o == 0 ? "" : " (Gray order on a cycle)") +
               (high ? " (high bit first)" : ""));
+  for (bool swing : {true, false})
+    for (bool overlap : {false, true})
+      add(dimension_wise(problem, paths, swing, overlap),
+          std::string("dimension-wise ") + (swing ? "swing" : "recursive-doubling") +
+              (overlap ? " (dimensions overlapped)" : " (dimensions in turn)"));
   add(ring(problem, paths), "ring");
   add(hillis_steele(problem, paths), "hillis-steele");
   add(chain_scan(problem, paths), "chain-scan");
