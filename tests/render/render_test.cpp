@@ -23,29 +23,14 @@
 #include "ccsched/render/svg.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "render_checks.hpp"
 
 namespace ccsched {
 namespace {
 
-Schedule solve(const std::string& spec, CollectiveKind kind) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  SolveRequest solve;
-  solve.time_limit = 60;
-  const SolveOutcome out = solve_problem(p, solve);
-  EXPECT_TRUE(out.schedule.has_value()) << spec << ": " << out.reason;
-  EXPECT_TRUE(verify_schedule(*out.schedule).empty()) << spec;
-  return *out.schedule;
-}
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
+using testing::count;
+using testing::solve;
+using testing::well_formed;
 
 // The parts of a document between consecutive occurrences of `marker` (the first part,
 // before the first marker, dropped).
@@ -58,27 +43,6 @@ std::vector<std::string> split_at(const std::string& text, const std::string& ma
     at = next;
   }
   return parts;
-}
-
-// Tags balance and nest (a small check of well-formedness, enough for generated SVG).
-bool well_formed(const std::string& xml, std::string* error) {
-  std::vector<std::string> open;
-  const std::regex tag(R"re(<(/?)([A-Za-z][A-Za-z0-9:_-]*)[^>]*?(/?)>)re");
-  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), tag); it != std::sregex_iterator();
-       ++it) {
-    const auto& m = *it;
-    if (m[1] == "/") {
-      if (open.empty() || open.back() != m[2]) {
-        *error = "unexpected </" + m[2].str() + ">";
-        return false;
-      }
-      open.pop_back();
-    } else if (m[3] != "/") {
-      open.push_back(m[2]);
-    }
-  }
-  if (!open.empty()) *error = "unclosed <" + open.back() + ">";
-  return open.empty();
 }
 
 TEST(Layout, EnginePerNetwork) {
