@@ -55,7 +55,8 @@ class RenderCli : public ::testing::Test {
     fs::create_directories(dir_);
     // Real schedules from the real engine.
     for (const auto& [spec, cc, name] :
-         {std::tuple{"kautz:3,2", "AAS", "kautz_aas.json"}, {"omega:8", "AAB", "omega_aab.json"}}) {
+         {std::tuple{"kautz:3,2", "AAS", "kautz_aas.json"}, {"omega:8", "AAB", "omega_aab.json"},
+          {"ring:8", "ALLREDUCE", "ring8_allreduce.json"}}) {
       const CliRun r =
           run(std::string("solve ") + spec + " --cc " + cc + " -o " + (dir_ / name).string());
       ASSERT_EQ(r.status, 0) << r.err;
@@ -175,6 +176,34 @@ TEST_F(RenderCli, ChromiumRendersTheReport) {
   const std::string broken_dom = dump_dom(*chromium, broken_page);
   EXPECT_EQ(attribute(broken_dom, "ccsched-errors", "data-count"), "1");
   EXPECT_NE(broken_dom.find("no_such_function"), std::string::npos);
+}
+
+// A reduction schedule from `solve` renders both ways: the SVG with its steps, labelled
+// arrows and per-processor sums, and the report, whose script runs in a browser.
+TEST_F(RenderCli, ReductionPicturesAndReport) {
+  const auto schedule = dir_ / "ring8_allreduce.json";
+  const nlohmann::json doc = nlohmann::json::parse(slurp(schedule));
+  const std::size_t steps = doc["steps"].get<std::size_t>();
+  const std::size_t transfers = doc["transfers"].size();
+  const auto svg = dir_ / "allreduce.svg";
+  CliRun r = run("render " + schedule.string() + " -o " + svg.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = slurp(svg);
+  EXPECT_EQ(count(text, "<g class=\"step-panel\""), steps);
+  EXPECT_EQ(count(text, "<text class=\"carry\""), transfers);
+  EXPECT_EQ(count(text, "<text class=\"acc"), 8 * steps);  // every processor, every step
+  EXPECT_GE(count(text, ">8/8</text>"), 8u);  // at least the last step: every sum complete
+
+  const auto report = dir_ / "allreduce.html";
+  r = run("render " + schedule.string() + " -o " + report.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(report).find("<pre>step 1:"), std::string::npos);
+  const auto chromium = find_chromium();
+  if (!chromium) GTEST_SKIP() << "no chromium installed (scripts/setup.sh installs it)";
+  const std::string dom = dump_dom(*chromium, report);
+  EXPECT_EQ(attribute(dom, "ccsched-status", "data-ready"), "yes");
+  EXPECT_EQ(attribute(dom, "ccsched-status", "data-panels"), std::to_string(steps));
+  EXPECT_EQ(attribute(dom, "ccsched-errors", "data-count"), "0");
 }
 
 TEST_F(RenderCli, FaultsHtmlTable) {
