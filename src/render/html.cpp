@@ -213,10 +213,9 @@ std::string render_report_html(const Schedule& s, const ReportOptions& options) 
   rows.emplace_back(
       "time estimate",
       fmt::format("{} &micro;s by the linear model t = &Sigma;<sub>i</sub> (t<sub>0</sub> + "
-                  "m<sub>i</sub> t<sub>1</sub>) (seed 001, eq. (1)){}, with t<sub>0</sub> = {} "
+                  "m<sub>i</sub> t<sub>1</sub>) (seed 001, eq. (1)), with t<sub>0</sub> = {} "
                   "&micro;s, t<sub>1</sub> = {} ns/B, m = {} B per {}{}",
                   format_us(cost.total_seconds),
-                  reduction ? " plus each step's adds (docs/COST.md)" : "",
                   format_us(options.cost.t0), fmt::format("{:g}", options.cost.t1 * 1e9),
                   options.message_bytes,
                   reduction ? "input vector, split into its blocks" : "message",

@@ -8,7 +8,7 @@
 //     "typical cluster parameters" of seed 001 §4);
 //   - the seeds' table layout: the grid of seed 000 Table 3 / seed 001 Tables 2 and 4 as
 //     an HTML table for scatter-type collectives, the trees of seed 000 Table 4 for
-//     broadcasts (tables.hpp);
+//     broadcasts, the steps layout for reductions (tables.hpp);
 //   - a per-step table (transfers, channels busy, time);
 //   - one picture per step (svg.hpp), shown one at a time with previous / next / all
 //     buttons (and the arrow keys), or all at once.

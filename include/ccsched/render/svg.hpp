@@ -11,6 +11,11 @@
 //   - a title with the step, its transfers and its channel utilisation, and a legend
 //     listing the transfers ("01→10→02", processors only; "m4" when the transfer does
 //     not carry its sender's own message to one of its targets, as in tables.hpp).
+// A reduction (FORMATS.md "Reductions") is drawn with its partial sums, replayed as the
+// format says (values as at the start of the step, receives landing at its end): each
+// arrow labelled with its block and the inputs its value sums ("b0 {0..3}"), copies
+// dashed, and beside every processor how many inputs its accumulator holds after the step
+// ("3/8", one count per block up to 4 blocks, docs/RENDER.md).
 //
 //   std::string svg = render_steps_svg(schedule);            // every step, one document
 //
