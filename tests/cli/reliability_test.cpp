@@ -85,8 +85,10 @@ TEST_F(Reliability, SatRefusedOverMaxMemory) {
   EXPECT_NE(r.err.find("greedy"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "s.json"));
   // The automatic engine keeps the greedy schedule and says why the search stopped.
+  // (The limit must leave room for the bounds — relay-valid and direct-delivery ones —
+  // greedy and the first searches, several times slower under the sanitizers.)
   const CliRun a = run({"solve", "torus:6x6", "--cc", "AAS", "--max-memory", "16M", "--quiet",
-                        "--time-limit", "5"});
+                        "--time-limit", std::to_string(5.0 * kSlow)});
   EXPECT_EQ(a.status, 0) << a.err;
   EXPECT_NE(a.out.find("--max-memory"), std::string::npos) << a.out;
   const CliRun bad = run({"solve", "hypercube:3", "--cc", "AAS", "--max-memory", "lots"});
