@@ -763,8 +763,18 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
   // Recursive doubling over the ids, and over a Hamiltonian cycle in Gray-code positions
   // (participant i at cycle position gray(i): i and i XOR 1 are neighbours on the cycle,
   // so the low dimensions stay short; on a 4-cycle every exchange is one channel).
-  std::vector<std::vector<NodeId>> orders{c.senders};
-  if (c.kind == CollectiveKind::ALLREDUCE && std::has_single_bit(c.senders.size()))
+  // On a torus or mesh the id order is row-major, so recursive doubling over the ids pairs
+  // exactly what the dimension-wise XOR design below pairs (bit j of the id is a bit of one
+  // coordinate); that design routes its rounds within rows, where the generic packing
+  // shuffles the many minimal paths of 2-D pairs (minutes on a torus:32x32), and the Gray
+  // order on a cycle never won there (torus:16x16: 31 steps against 13). Past 256
+  // processors both are left to the dimension-wise designs.
+  bool grid_wrap = false;
+  const bool grid = !grid_sides(problem, grid_wrap).empty() &&
+                    problem.topology.processor_count() > 256;
+  std::vector<std::vector<NodeId>> orders;
+  if (!grid) orders.push_back(c.senders);
+  if (!grid && c.kind == CollectiveKind::ALLREDUCE && std::has_single_bit(c.senders.size()))
     if (auto cycle = hamiltonian_cycle(problem.topology, c.senders)) {
       std::vector<NodeId> gray(cycle->size());
       for (std::size_t i = 0; i < gray.size(); ++i) gray[i] = (*cycle)[i ^ (i >> 1)];
@@ -841,7 +851,25 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
   } else {
     owners.assign(c.blocks, c.senders.back());
   }
-  const bool met = !candidates.empty() && best_steps() <= out.lower_bound;
+  bool met = !candidates.empty() && best_steps() <= out.lower_bound;
+  // ALLREDUCE by composition is a gather into one owner (its accumulator must grow to p
+  // inputs) and then a broadcast of the sum (the holders of the sum grow the same way):
+  // under one port each phase needs at least ceil(log2 p) steps (the reduce-information
+  // bound, docs/BOUNDS.md, for the gather; the holders at most double per step for the
+  // broadcast), the composition twice that. When a design already
+  // does as well, the composition cannot win and its searches, which cost minutes and
+  // gigabytes on a torus:32x32, are skipped.
+  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks == 1 && problem.model.ports == 1 &&
+      !candidates.empty())
+    for (const LowerBound& b : out.bounds.bounds)
+      if (b.name == "reduce-information" && best_steps() <= 2 * b.value) met = true;
+  // Past 512 processors, once a design has a schedule, the composition's broadcast
+  // searches are skipped: on a torus:32x32 they took the whole 60 s budget and 3.1 GB
+  // (all-pairs paths on the reversed network) and found nothing shorter than the 22-step
+  // dimension-wise design.
+  if (c.kind == CollectiveKind::ALLREDUCE && problem.topology.processor_count() > 512 &&
+      !candidates.empty())
+    met = true;
   if (!met && !budget.expired()) {
     sub.time_limit = exact_dual ? budget.remaining() : 0.5 * budget.remaining();
     if (auto g = gather_dual(problem, owners, sub)) {
