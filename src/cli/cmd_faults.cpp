@@ -206,6 +206,7 @@ void add_faults_command(CLI::App& app) {
   cmd->add_option("--cell-time-limit", options->cell_time_limit, "seconds per cell")->capture_default_str();
   cmd->add_option("--relay-time-limit", options->relay_time_limit,
                   "seconds per scatter cell for the relay search (0: direct delivery only)")
+      ->check(kSeconds)
       ->capture_default_str();
   cmd->add_option("--time-limit", options->time_limit, "seconds for the whole sweep");
   cmd->add_option("--seed", options->seed, "random seed")->capture_default_str();

@@ -329,6 +329,7 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("--relay-time-limit", options->relay_time_limit,
                   "scatters: seconds for the search with relays after the direct one (0: skip it; "
                   "the claim then stays 'optimal within direct delivery')")
+      ->check(kSeconds)
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "random seed (same seed, same schedule)")->capture_default_str();
   cmd->add_option("--radius", options->radius,

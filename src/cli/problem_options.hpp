@@ -39,4 +39,17 @@ Problem build_problem(const ProblemOptions& o, CollectiveKind kind);
 // Parses --ports ("all" or k >= 1) into a model; --routing "minimal" | "nonminimal[:H]".
 void apply_model_options(const ProblemOptions& o, const Topology& t, Model& model);
 
+// Accepts a number of seconds, 0 or more (--relay-time-limit), with a one-line error.
+inline const CLI::Validator kSeconds(
+    [](std::string& text) -> std::string {
+      try {
+        std::size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size() && v >= 0.0) return {};
+      } catch (const std::exception&) {
+      }
+      return "expected a number of seconds, 0 or more, got '" + text + "'";
+    },
+    "SECONDS");
+
 }  // namespace ccsched::cli

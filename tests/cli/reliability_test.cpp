@@ -96,6 +96,18 @@ TEST_F(Reliability, SatRefusedOverMaxMemory) {
   EXPECT_NE(bad.err.find("--max-memory"), std::string::npos) << bad.err;
 }
 
+TEST_F(Reliability, RelayTimeLimitMustBeSeconds) {
+  for (const char* command : {"solve", "faults"})
+    for (const char* bad : {"-1", "x", "2s"}) {
+      const CliRun r = run({command, "ring:4", "--cc", "AAS", "--relay-time-limit", bad, "-o",
+                            (dir_ / "s.json").string()});
+      EXPECT_EQ(r.status, 2) << command << " " << bad;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_NE(r.err.find("--relay-time-limit"), std::string::npos) << r.err;
+      EXPECT_FALSE(fs::exists(dir_ / "s.json"));
+    }
+}
+
 TEST_F(Reliability, EvolutionaryPopulationRefused) {
   const CliRun r = run({"solve", "torus:8x8", "--cc", "AAB", "--engine", "umda", "--radius", "8",
                      "--population", "5000", "--max-memory", "64M"});
