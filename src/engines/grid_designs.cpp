@@ -1,0 +1,475 @@
+// Grid all-to-all scatter designs (docs/ENGINES.md "Grid all-to-all designs"): 1-D
+// templates of channel-disjoint rounds, stacked over the lines of a ring, mesh or torus
+// and pipelined across dimensions as a flow shop; a list-scheduling repair for k-port
+// models. Plain vectors throughout: the 32x32 torus has about two million segments.
+#include "ccsched/engines/grid_designs.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/engines/engine.hpp"
+#include "ccsched/topology/generators.hpp"
+
+namespace ccsched {
+namespace {
+
+struct GridShape {
+  std::vector<int> dims;  // row-major, last coordinate fastest (generators.cpp make_grid)
+  bool wrap = false;
+};
+
+// The grid the network's name promises, when regenerating that name gives exactly this
+// network; a faulty copy, a file with another wiring or other labels gets nothing.
+std::optional<GridShape> recognise_grid(const Topology& t) {
+  const std::string& name = t.name();
+  GridShape shape;
+  std::string_view params;
+  char sep = 'x';
+  for (const auto& [prefix, wrap] : {std::pair<std::string_view, bool>{"torus:", true},
+                                     {"mesh:", false}, {"ring:", true}}) {
+    if (std::string_view(name).starts_with(prefix)) {
+      params = std::string_view(name).substr(prefix.size());
+      shape.wrap = wrap;
+      if (prefix == "ring:") sep = ',';
+      break;
+    }
+  }
+  if (params.empty()) return std::nullopt;
+  while (!params.empty()) {
+    const auto cut = params.find(sep);
+    const auto part = params.substr(0, cut);
+    int value = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec != std::errc() || end != part.data() + part.size() || value < 1) return std::nullopt;
+    shape.dims.push_back(value);
+    if (cut == std::string_view::npos) break;
+    params.remove_prefix(cut + 1);
+  }
+  if (shape.dims.empty() || shape.dims.size() > 3) return std::nullopt;
+  if (sep == ',' && shape.dims.size() != 1) return std::nullopt;
+  try {
+    if (!make_topology(name).same_network(t)) return std::nullopt;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return shape;
+}
+
+// One segment of a 1-D template: from coordinate `start`, `delta` hops (signed) along the
+// line or ring.
+struct Arc {
+  int start = 0;
+  int delta = 0;
+};
+
+// A set of cyclic offsets c (target - origin mod n) and rounds of channel-disjoint arcs
+// that hold, for every start s and every c of the set, exactly one arc from s to s + c.
+struct OffsetClass {
+  std::vector<int> offsets;
+  std::vector<std::vector<Arc>> rounds;
+};
+
+// Which way the arc from s with cyclic offset c goes: the shorter way round a ring (the
+// only way on a line). The tie c = n/2 on a ring pairs s with s + n/2 and sends pair p =
+// s mod n/2 clockwise when p is even: two clockwise arcs of a pair tile the ring, and so
+// do two counter-clockwise ones.
+int arc_delta(int n, bool wrap, int s, int c) {
+  if (!wrap) return (s + c) % n - s;
+  if (2 * c < n) return c;
+  if (2 * c > n) return c - n;
+  return (s % (n / 2)) % 2 == 0 ? c : -c;
+}
+
+// First-fit colouring of a class's arcs into rounds, in start order, each arc into the
+// first round where its channels are free (the clockwise and counter-clockwise channels
+// of one link are different channels). On a line this is the left-endpoint order that
+// colours an interval graph optimally; the ring tilings below do better than first fit.
+std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vector<int>& offsets) {
+  std::vector<Arc> arcs;
+  for (int s = 0; s < n; ++s)
+    for (const int c : offsets) arcs.push_back({s, arc_delta(n, wrap, s, c)});
+  std::stable_sort(arcs.begin(), arcs.end(), [](const Arc& a, const Arc& b) {
+    return a.start != b.start ? a.start < b.start : std::abs(a.delta) > std::abs(b.delta);
+  });
+  std::vector<std::vector<Arc>> rounds;
+  std::vector<std::vector<char>> busy;  // [round][2 * node + direction]
+  for (const Arc& a : arcs) {
+    const int dir = a.delta > 0 ? 0 : 1;
+    const int step = a.delta > 0 ? 1 : -1;
+    auto fits = [&](const std::vector<char>& b) {
+      for (int i = 0, at = a.start; i < std::abs(a.delta); ++i, at = (at + step + n) % n)
+        if (b[2 * at + dir]) return false;
+      return true;
+    };
+    std::size_t r = 0;
+    while (r < rounds.size() && !fits(busy[r])) ++r;
+    if (r == rounds.size()) {
+      rounds.emplace_back();
+      busy.emplace_back(2 * n, 0);
+    }
+    for (int i = 0, at = a.start; i < std::abs(a.delta); ++i, at = (at + step + n) % n)
+      busy[r][2 * at + dir] = 1;
+    rounds[r].push_back(a);
+  }
+  return rounds;
+}
+
+// The 1-D template of a ring or line of n processors: class {0} (no rounds) first, then
+// classes covering every nonzero cyclic offset once.
+//
+// Ring with n = 4m (the tiling of docs/ENGINES.md): offsets {d, n/2-d} and their
+// negatives for 1 <= d < n/4 in n/2 rounds (round s: clockwise arcs from s, s+d, s+n/2,
+// s+n/2+d of lengths d, n/2-d, d, n/2-d tile the ring; the counter-clockwise arcs mirror
+// them), {n/4, -n/4} in n/4 rounds (four arcs tile the ring), {n/2} in n/4 rounds (two
+// clockwise arcs from even starts, two counter-clockwise from odd ones). Every round uses
+// every channel, so the template takes n^2/8 rounds, the ring's channel-load bound.
+//
+// Other rings pair d with floor(n/2)-d the same way and colour by first fit; a line takes
+// one class per offset c (clockwise intervals of length c, counter-clockwise of length
+// n-c), min(c, n-c) rounds each, floor(n^2/4) in all: the load of its middle link.
+std::vector<OffsetClass> line_template(int n, bool wrap) {
+  std::vector<OffsetClass> classes;
+  classes.push_back({{0}, {}});
+  if (n < 2) return classes;
+  auto mod = [n](int x) { return ((x % n) + n) % n; };
+  if (wrap && n % 4 == 0) {
+    const int h = n / 2, q = n / 4;
+    for (int d = 1; d < q; ++d) {
+      OffsetClass g{{d, h - d, n - d, h + d}, {}};
+      for (int s = 0; s < h; ++s) {
+        std::vector<Arc> round;
+        for (const int base : {s, s + h}) {
+          round.push_back({mod(base), d});
+          round.push_back({mod(base + d), h - d});
+          round.push_back({mod(-base), -d});
+          round.push_back({mod(-base - d), -(h - d)});
+        }
+        g.rounds.push_back(std::move(round));
+      }
+      classes.push_back(std::move(g));
+    }
+    OffsetClass quarter{{q, n - q}, {}};
+    for (int s = 0; s < q; ++s) {
+      std::vector<Arc> round;
+      for (int i = 0; i < 4; ++i) {
+        round.push_back({mod(s + i * q), q});
+        round.push_back({mod(-(s + i * q)), -q});
+      }
+      quarter.rounds.push_back(std::move(round));
+    }
+    classes.push_back(std::move(quarter));
+    OffsetClass half{{h}, {}};
+    for (int s = 0; s < q; ++s) {
+      std::vector<Arc> round;
+      for (const int start : {2 * s, 2 * s + h}) {
+        round.push_back({mod(start), arc_delta(n, true, mod(start), h)});
+        round.push_back({mod(start + 1), arc_delta(n, true, mod(start + 1), h)});
+      }
+      half.rounds.push_back(std::move(round));
+    }
+    classes.push_back(std::move(half));
+    return classes;
+  }
+  if (wrap) {
+    const int m = n / 2;  // largest offset each way (n/2 itself is the tie when n is even)
+    const int top = n % 2 == 0 ? m - 1 : m;
+    std::vector<bool> done(n, false);
+    for (int d = 1; d <= top; ++d) {
+      if (done[d]) continue;
+      std::vector<int> offsets{d, n - d};
+      done[d] = true;
+      const int e = m - d;
+      if (e >= 1 && e <= top && !done[e]) {
+        offsets.push_back(e);
+        offsets.push_back(n - e);
+        done[e] = true;
+      }
+      if (n == 2 * d) offsets.pop_back();  // ring of 2: offset 1 is its own negative
+      classes.push_back({offsets, first_fit_rounds(n, wrap, offsets)});
+    }
+    if (n % 2 == 0) classes.push_back({{m}, first_fit_rounds(n, wrap, {m})});
+    return classes;
+  }
+  for (int c = 1; c < n; ++c) classes.push_back({{c}, first_fit_rounds(n, wrap, {c})});
+  return classes;
+}
+
+// One transfer of the design before its step is final.
+struct Segment {
+  MessageId message = 0;
+  NodeId from = 0;
+  std::int32_t step = 0;
+  std::int16_t delta = 0;
+  std::int8_t dim = 0;
+};
+
+struct Layout {
+  std::vector<int> dims;
+  std::vector<int> stride;
+  int nodes = 1;
+  NodeId node(const std::vector<int>& coord) const {
+    NodeId id = 0;
+    for (std::size_t i = 0; i < dims.size(); ++i) id += coord[i] * stride[i];
+    return id;
+  }
+  // The node `hops` steps from `at` along dimension `dim` (hops of one sign).
+  NodeId move(NodeId at, int dim, int hops) const {
+    const int c = at / stride[dim] % dims[dim];
+    const int to = ((c + hops) % dims[dim] + dims[dim]) % dims[dim];
+    return at + (to - c) * stride[dim];
+  }
+};
+
+// Johnson's rule on two machines with times a and b: jobs with a < b first by a
+// ascending, then the rest by b descending; for three dimensions it is applied to the
+// sums (w0 + w1, w1 + w2), the usual reduction to two machines.
+std::vector<std::size_t> johnson_order(const std::vector<std::vector<long long>>& work) {
+  std::vector<std::size_t> first, last;
+  auto ab = [&](std::size_t j) {
+    const auto& w = work[j];
+    if (w.size() == 1) return std::pair<long long, long long>{0, w[0]};
+    if (w.size() == 2) return std::pair<long long, long long>{w[0], w[1]};
+    return std::pair<long long, long long>{w[0] + w[1], w[1] + w[2]};
+  };
+  for (std::size_t j = 0; j < work.size(); ++j) (ab(j).first < ab(j).second ? first : last).push_back(j);
+  std::stable_sort(first.begin(), first.end(),
+                   [&](std::size_t x, std::size_t y) { return ab(x).first < ab(y).first; });
+  std::stable_sort(last.begin(), last.end(),
+                   [&](std::size_t x, std::size_t y) { return ab(x).second > ab(y).second; });
+  first.insert(first.end(), last.begin(), last.end());
+  return first;
+}
+
+// The all-port design: every segment with its step.
+std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
+                                      const std::vector<MessageId>& message_of) {
+  const int dims = static_cast<int>(shape.dims.size());
+  std::vector<std::vector<OffsetClass>> templ;
+  for (const int n : shape.dims) templ.push_back(line_template(n, shape.wrap));
+
+  // Jobs: one class per dimension (not all {0}). Phase p of a job is its rounds in
+  // dimension p: every round of its class there, once per copy, a copy being a choice of
+  // one offset from each other dimension's class.
+  std::vector<std::vector<int>> jobs;
+  std::vector<int> pick(dims, 0);
+  while (true) {
+    if (std::any_of(pick.begin(), pick.end(), [](int x) { return x != 0; })) jobs.push_back(pick);
+    int i = dims - 1;
+    while (i >= 0 && ++pick[i] == static_cast<int>(templ[i].size())) pick[i--] = 0;
+    if (i < 0) break;
+  }
+  std::vector<std::vector<long long>> work(jobs.size(), std::vector<long long>(dims));
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    for (int p = 0; p < dims; ++p) {
+      long long copies = 1;
+      for (int o = 0; o < dims; ++o)
+        if (o != p) copies *= static_cast<long long>(templ[o][jobs[j][o]].offsets.size());
+      work[j][p] = copies * static_cast<long long>(templ[p][jobs[j][p]].rounds.size());
+    }
+
+  std::vector<Segment> segments;
+  const auto messages = static_cast<std::size_t>(lay.nodes) * (lay.nodes - 1);
+  segments.reserve(messages * 2);
+  std::vector<long long> machine_free(dims, 1);
+  std::vector<int> coord(dims), copy(dims);
+  for (const std::size_t j : johnson_order(work)) {
+    long long previous_end = 0;  // last step of the job's latest nonempty phase
+    for (int p = 0; p < dims; ++p) {
+      if (work[j][p] == 0) continue;
+      long long step = std::max(machine_free[p], previous_end + 1);
+      const auto& cls = templ[p][jobs[j][p]];
+      // Every copy (offsets of the other dimensions) times every round: one step each.
+      std::vector<int> idx(dims, 0);
+      while (true) {
+        for (int o = 0; o < dims; ++o)
+          copy[o] = o == p ? 0 : templ[o][jobs[j][o]].offsets[idx[o]];
+        for (const auto& round : cls.rounds) {
+          // Every line of dimension p: the other coordinates of the current position.
+          for (NodeId base = 0; base < lay.nodes; ++base) {
+            if (base / lay.stride[p] % lay.dims[p] != 0) continue;
+            for (int o = 0; o < dims; ++o) coord[o] = base / lay.stride[o] % lay.dims[o];
+            for (const Arc& a : round) {
+              // Dimensions before p are done (at the target), after p not yet started.
+              NodeId origin = 0, target = 0;
+              for (int o = 0; o < dims; ++o) {
+                const int n = lay.dims[o];
+                int oc = coord[o], tc = coord[o];
+                if (o < p) oc = (coord[o] - copy[o] + n) % n;
+                if (o > p) tc = (coord[o] + copy[o]) % n;
+                if (o == p) {
+                  oc = a.start;
+                  tc = ((a.start + a.delta) % n + n) % n;
+                }
+                origin += oc * lay.stride[o];
+                target += tc * lay.stride[o];
+              }
+              Segment sg;
+              sg.message = message_of[static_cast<std::size_t>(origin) * lay.nodes + target];
+              sg.from = base + a.start * lay.stride[p];
+              sg.step = static_cast<std::int32_t>(step);
+              sg.delta = static_cast<std::int16_t>(a.delta);
+              sg.dim = static_cast<std::int8_t>(p);
+              segments.push_back(sg);
+            }
+          }
+          ++step;
+        }
+        int o = dims - 1;
+        for (; o >= 0; --o) {
+          if (o == p) continue;
+          if (++idx[o] < static_cast<int>(templ[o][jobs[j][o]].offsets.size())) break;
+          idx[o] = 0;
+        }
+        if (o < 0) break;
+      }
+      machine_free[p] = step;
+      previous_end = step - 1;
+    }
+  }
+  return segments;
+}
+
+// The channels a segment uses, in path order.
+void segment_channels(const Segment& s, const Layout& lay, const std::vector<ChannelId>& link,
+                      std::vector<ChannelId>& out) {
+  out.clear();
+  const int dims = static_cast<int>(lay.dims.size());
+  const int dir = s.delta > 0 ? 0 : 1;
+  NodeId at = s.from;
+  for (int i = 0; i < std::abs(s.delta); ++i) {
+    out.push_back(link[(static_cast<std::size_t>(at) * dims + s.dim) * 2 + dir]);
+    at = lay.move(at, s.dim, s.delta > 0 ? 1 : -1);
+  }
+}
+
+// k-port repair: the segments in the all-port order, each into the first step at or after
+// both its all-port step less `slack` and the step after its message's previous segment,
+// where its channels are free and its two end processors have a port left.
+void list_schedule(std::vector<Segment>& segments, const Layout& lay, int ports,
+                   int channels, const std::vector<ChannelId>& link, int slack,
+                   std::size_t message_count) {
+  std::stable_sort(segments.begin(), segments.end(),
+                   [](const Segment& a, const Segment& b) { return a.step < b.step; });
+  std::vector<std::int32_t> last(message_count, 0);
+  std::vector<std::uint8_t> busy, sends, receives;  // [step][channel], [step][node]
+  std::size_t capacity = 0;
+  auto grow = [&](std::size_t step) {
+    if (step < capacity) return;
+    capacity = std::max(step + 1, capacity * 2);
+    busy.resize(capacity * channels, 0);
+    sends.resize(capacity * lay.nodes, 0);
+    receives.resize(capacity * lay.nodes, 0);
+  };
+  std::vector<ChannelId> path;
+  for (Segment& s : segments) {
+    segment_channels(s, lay, link, path);
+    const NodeId to = lay.move(s.from, s.dim, s.delta);
+    std::size_t t = std::max<std::int64_t>({1, last[s.message] + 1, s.step - slack});
+    while (true) {
+      grow(t);
+      bool ok = sends[t * lay.nodes + s.from] < ports && receives[t * lay.nodes + to] < ports;
+      for (std::size_t i = 0; ok && i < path.size(); ++i) ok = !busy[t * channels + path[i]];
+      if (ok) break;
+      ++t;
+    }
+    for (const ChannelId c : path) busy[t * channels + c] = 1;
+    ++sends[t * lay.nodes + s.from];
+    ++receives[t * lay.nodes + to];
+    s.step = static_cast<std::int32_t>(t);
+    last[s.message] = s.step;
+  }
+}
+
+// True when some processor is the first (or last) node of more than `ports` segments of
+// one step.
+bool exceeds_ports(const std::vector<Segment>& segments, const Layout& lay, int ports) {
+  std::int32_t steps = 0;
+  for (const auto& s : segments) steps = std::max(steps, s.step);
+  std::vector<std::uint8_t> sends(static_cast<std::size_t>(steps + 1) * lay.nodes, 0);
+  std::vector<std::uint8_t> receives(sends.size(), 0);
+  for (const auto& s : segments) {
+    const std::size_t row = static_cast<std::size_t>(s.step) * lay.nodes;
+    if (++sends[row + s.from] > ports) return true;
+    if (++receives[row + lay.move(s.from, s.dim, s.delta)] > ports) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
+  const auto& model = problem.model;
+  if (model.switching != Switching::wormhole || is_reduction(problem.collective))
+    return std::nullopt;
+  const auto shape = recognise_grid(problem.topology);
+  if (!shape) return std::nullopt;
+  Layout lay;
+  lay.dims = shape->dims;
+  lay.stride.assign(lay.dims.size(), 1);
+  for (std::size_t i = lay.dims.size() - 1; i-- > 0;)
+    lay.stride[i] = lay.stride[i + 1] * lay.dims[i + 1];
+  for (const int d : lay.dims) lay.nodes *= d;
+  if (lay.nodes != problem.topology.node_count()) return std::nullopt;
+  for (const int d : lay.dims)
+    if (d > 32767) return std::nullopt;  // deltas are stored in 16 bits
+
+  // The pattern: one single-target message per ordered pair of processors.
+  const auto& messages = problem.collective.messages;
+  const std::size_t p = static_cast<std::size_t>(lay.nodes);
+  if (messages.size() != p * (p - 1)) return std::nullopt;
+  std::vector<MessageId> message_of(p * p, -1);
+  for (const auto& m : messages) {
+    if (m.targets.size() != 1 || m.origin < 0 || m.origin >= lay.nodes) return std::nullopt;
+    const NodeId t = m.targets.front();
+    if (t < 0 || t >= lay.nodes || t == m.origin) return std::nullopt;
+    auto& slot = message_of[static_cast<std::size_t>(m.origin) * p + t];
+    if (slot != -1) return std::nullopt;
+    slot = m.id;
+  }
+
+  auto segments = flow_shop_design(*shape, lay, message_of);
+
+  // Channel of each (node, dimension, direction), for the repair and the paths.
+  const int dims = static_cast<int>(lay.dims.size());
+  std::vector<ChannelId> link(p * dims * 2, kNoChannel);
+  for (NodeId v = 0; v < lay.nodes; ++v)
+    for (int d = 0; d < dims; ++d)
+      for (int dir = 0; dir < 2; ++dir) {
+        const NodeId w = lay.move(v, d, dir == 0 ? 1 : -1);
+        if (w == v) continue;
+        if (const auto c = problem.topology.find_channel(v, w))
+          link[(static_cast<std::size_t>(v) * dims + d) * 2 + dir] = *c;
+      }
+  if (model.ports && exceeds_ports(segments, lay, *model.ports))
+    list_schedule(segments, lay, *model.ports, problem.topology.channel_count(), link, 0,
+                  messages.size());
+
+  std::vector<Transfer> transfers;
+  transfers.reserve(segments.size());
+  for (const Segment& s : segments) {
+    Transfer t;
+    t.step = s.step;
+    t.path.reserve(std::abs(s.delta) + 1);
+    NodeId at = s.from;
+    t.path.push_back(at);
+    for (int i = 0; i < std::abs(s.delta); ++i) {
+      at = lay.move(at, s.dim, s.delta > 0 ? 1 : -1);
+      t.path.push_back(at);
+    }
+    t.messages.push_back(s.message);
+    transfers.push_back(std::move(t));
+  }
+  segments.clear();
+  segments.shrink_to_fit();
+  return assemble_schedule(problem, std::move(transfers), "grid-design", 0);
+}
+
+}  // namespace ccsched
