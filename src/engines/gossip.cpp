@@ -1,0 +1,622 @@
+// Gossip all-to-all broadcast (engines/gossip.hpp; the argument of each design is in
+// docs/ENGINES.md "Gossip all-to-all broadcast"). Every design here works on processor
+// indices 0..P-1 and single-hop transfers ("hops"); holders are bitsets, one row of
+// ceil(P/64) words per processor, so P = 1024 needs 128 KiB of state besides the
+// schedule itself.
+#include "ccsched/engines/gossip.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ccsched/engines/constructive.hpp"
+#include "ccsched/routing/path_set.hpp"
+#include "ccsched/schedule/verify.hpp"
+
+namespace ccsched {
+namespace {
+
+// splitmix64: the seeded tie-break hash of every design (STYLE.md rule 8).
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// One single-hop transfer of a design: processor indices, and the origin's index (the
+// message is the one that starts there).
+struct Hop {
+  Step step;
+  int from;
+  int to;
+  int origin;
+};
+
+struct Plan {
+  int steps = 0;
+  std::vector<Hop> hops;
+};
+
+// The problem read as an all-to-all broadcast over processor indices.
+struct Layout {
+  int P = 0;
+  std::vector<NodeId> node;    // index -> node id
+  std::vector<int> index;      // node id -> index, -1 for switches
+  std::vector<MessageId> of;   // index -> the message that starts there
+  int ports = 1;               // effective_ports
+  std::vector<std::vector<int>> in;  // index -> in-neighbours (processor indices)
+};
+
+// Nothing unless every processor originates exactly one message whose targets are all the
+// other processors (AAB; MNB or CUSTOM of the same shape).
+std::optional<Layout> aab_layout(const Problem& problem) {
+  const auto& c = problem.collective;
+  if (is_reduction(c) || !is_broadcast(c)) return std::nullopt;
+  const auto& t = problem.topology;
+  Layout l;
+  const auto processors = t.processors();
+  l.P = static_cast<int>(processors.size());
+  if (l.P < 2 || static_cast<int>(c.messages.size()) != l.P) return std::nullopt;
+  l.node.assign(processors.begin(), processors.end());
+  l.index.assign(t.node_count(), -1);
+  for (int i = 0; i < l.P; ++i) l.index[l.node[i]] = i;
+  l.of.assign(l.P, -1);
+  std::vector<int> seen(l.P, -1);
+  for (const auto& m : c.messages) {
+    if (m.origin < 0 || m.origin >= t.node_count()) return std::nullopt;
+    const int o = l.index[m.origin];
+    if (o < 0 || l.of[o] >= 0 || static_cast<int>(m.targets.size()) != l.P - 1)
+      return std::nullopt;
+    l.of[o] = m.id;
+    seen[o] = m.id;
+    for (const NodeId x : m.targets) {
+      if (x < 0 || x >= t.node_count() || l.index[x] < 0 || seen[l.index[x]] == m.id)
+        return std::nullopt;
+      seen[l.index[x]] = m.id;
+    }
+  }
+  l.ports = effective_ports(problem);
+  l.in.resize(l.P);
+  for (int v = 0; v < l.P; ++v)
+    for (const ChannelId ch : t.in_channels(l.node[v]))
+      if (const int u = l.index[t.channel(ch).from]; u >= 0) l.in[v].push_back(u);
+  return l;
+}
+
+// The reception bound of seed 000 §3 per processor: P-1 messages arrive over at most
+// min(k, in-degree) transfers a step. Designs stop searching once they reach it.
+int reception_target(const Layout& l) {
+  int worst = 1;
+  for (int v = 0; v < l.P; ++v) {
+    const int per_step = std::min<int>(l.ports, static_cast<int>(l.in[v].size()));
+    if (per_step == 0) return kUnreachable;
+    worst = std::max(worst, (l.P - 1 + per_step - 1) / per_step);
+  }
+  return worst;
+}
+
+// Maximum bipartite matching by augmenting paths (Kuhn): left vertices in `order`, each
+// with its right vertices (0..right-1) listed by preference, at most `cap` of them matched;
+// earlier left vertices get their first choices unless an augmenting path moves them.
+// Returns the right vertex of each left vertex, or -1.
+class Matcher {
+ public:
+  explicit Matcher(int right) : owner_(right, -1), visit_(right, 0) {}
+
+  template <class Lists, class RightOf>
+  std::vector<int> run(const Lists& lists, const std::vector<int>& order, int cap,
+                       RightOf right_of) {
+    std::vector<int> match(lists.size(), -1);
+    auto augment = [&](auto&& self, int i) -> bool {
+      for (const auto& entry : lists[i]) {
+        const int r = right_of(entry);
+        if (visit_[r] == stamp_) continue;
+        visit_[r] = stamp_;
+        if (owner_[r] < 0 || self(self, owner_[r])) {
+          owner_[r] = i;
+          match[i] = r;
+          return true;
+        }
+      }
+      return false;
+    };
+    int matched = 0;
+    for (const int i : order) {
+      if (matched >= cap) break;
+      ++stamp_;
+      if (augment(augment, i)) ++matched;
+    }
+    for (const int r : match)
+      if (r >= 0) owner_[r] = -1;
+    return match;
+  }
+
+ private:
+  std::vector<int> owner_;
+  std::vector<int> visit_;
+  int stamp_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Translation schedules on Cayley graphs of Z_{r_1} x ... x Z_{r_n}.
+
+struct Cayley {
+  std::vector<int> radix;  // most significant digit first (row-major, last fastest)
+  std::vector<int> gens;   // g with a channel v -> v+g from every v
+  std::vector<int> minus;  // [o * G + j]: o - gens[j]
+};
+
+int group_op(const std::vector<int>& radix, int a, int b, int sign) {
+  int result = 0, place = 1;
+  for (std::size_t i = radix.size(); i-- > 0;) {
+    const int r = radix[i];
+    const int d = ((a % r + sign * (b % r)) % r + r) % r;
+    a /= r;
+    b /= r;
+    result += d * place;
+    place *= r;
+  }
+  return result;
+}
+
+std::optional<std::vector<int>> parse_list(std::string_view text, char sep) {
+  std::vector<int> out;
+  while (true) {
+    const auto cut = text.find(sep);
+    const auto part = text.substr(0, cut);
+    int v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || end != part.data() + part.size() || v < 1) return std::nullopt;
+    out.push_back(v);
+    if (cut == std::string_view::npos) return out;
+    text.remove_prefix(cut + 1);
+  }
+}
+
+// The dimensions a generator name promises ("torus:AxB", "mesh:AxBxC", "ring:N",
+// "hypercube:n" as n twos); the callers check the channels themselves.
+std::optional<std::pair<std::string, std::vector<int>>> grid_name(const std::string& name) {
+  const auto colon = name.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  const std::string kind = name.substr(0, colon);
+  const std::string_view params = std::string_view(name).substr(colon + 1);
+  if (kind == "torus" || kind == "mesh") {
+    auto dims = parse_list(params, 'x');
+    if (!dims) return std::nullopt;
+    return std::pair{kind, *dims};
+  }
+  if (kind == "ring" || kind == "uring") {
+    auto dims = parse_list(params, ',');
+    if (!dims || dims->size() != 1) return std::nullopt;
+    return std::pair{kind, *dims};
+  }
+  if (kind == "hypercube") {
+    auto n = parse_list(params, ',');
+    if (!n || n->size() != 1 || (*n)[0] > 20) return std::nullopt;
+    return std::pair{kind, std::vector<int>((*n)[0], 2)};
+  }
+  return std::nullopt;
+}
+
+// The Cayley structure when the node ids, read in mixed radix, make every channel a
+// translation u -> u+g by one of a fixed generator set (faults break it, and then the
+// other designs apply).
+std::optional<Cayley> cayley_structure(const Topology& t, const Layout& l) {
+  if (t.switch_count() != 0) return std::nullopt;
+  auto named = grid_name(t.name());
+  if (!named || named->first == "mesh") return std::nullopt;
+  Cayley cg;
+  cg.radix = named->second;
+  long long product = 1;
+  for (const int r : cg.radix) product *= r;
+  if (product != l.P) return std::nullopt;
+  for (const ChannelId ch : t.out_channels(0)) cg.gens.push_back(t.channel(ch).to);
+  std::sort(cg.gens.begin(), cg.gens.end());
+  const int G = static_cast<int>(cg.gens.size());
+  if (G == 0) return std::nullopt;
+  for (int u = 0; u < l.P; ++u) {
+    if (static_cast<int>(t.out_channels(u).size()) != G) return std::nullopt;
+    for (const int g : cg.gens)
+      if (!t.has_channel(u, group_op(cg.radix, u, g, +1))) return std::nullopt;
+  }
+  cg.minus.resize(static_cast<std::size_t>(l.P) * G);
+  for (int o = 0; o < l.P; ++o)
+    for (int j = 0; j < G; ++j) cg.minus[static_cast<std::size_t>(o) * G + j] =
+        group_op(cg.radix, o, cg.gens[j], -1);
+  return cg;
+}
+
+// Labels every nonzero offset o with a step and a generator g such that o - g was
+// labelled in an earlier step (or is 0), at most one offset per generator and at most
+// `cap` offsets per step: a bipartite matching per step between generators and the
+// frontier, augmenting paths included. Returns the labels per step, or nothing when a step
+// labels nothing (cannot happen on a connected Cayley graph) or the budget runs out.
+// Priorities: attempt 0 takes offsets in BFS order; later attempts mix in seeded noise.
+std::optional<std::vector<std::vector<std::pair<int, int>>>> translation_labels(
+    const Cayley& cg, int P, int cap, std::uint64_t seed, int attempt, int step_limit,
+    const Budget& budget) {
+  const int G = static_cast<int>(cg.gens.size());
+  std::vector<int> dist(P, -1);
+  {
+    std::vector<int> queue{0};
+    dist[0] = 0;
+    for (std::size_t i = 0; i < queue.size(); ++i)
+      for (const int g : cg.gens) {
+        const int w = group_op(cg.radix, queue[i], g, +1);
+        if (dist[w] < 0) {
+          dist[w] = dist[queue[i]] + 1;
+          queue.push_back(w);
+        }
+      }
+  }
+  std::vector<std::uint64_t> key(P);
+  for (int o = 0; o < P; ++o) {
+    const std::uint64_t noise = mix(seed * 0x100000001b3ULL + attempt * 7919ULL + o) >> 40;
+    const std::uint64_t d = static_cast<std::uint64_t>(dist[o]);
+    key[o] = attempt == 0 ? (d << 32 | noise) : ((d * (attempt % 4 == 1 ? 0 : 1)) << 32 | noise);
+  }
+  std::vector<char> labelled(P, 0);
+  labelled[0] = 1;
+  int remaining = P - 1;
+  std::vector<std::vector<std::pair<int, int>>> steps;
+  std::vector<std::vector<int>> cand(G);
+  Matcher matcher(P);
+  while (remaining > 0) {
+    if (static_cast<int>(steps.size()) >= step_limit || budget.expired()) return std::nullopt;
+    for (int j = 0; j < G; ++j) {
+      cand[j].clear();
+      for (int o = 1; o < P; ++o)
+        if (!labelled[o] && labelled[cg.minus[static_cast<std::size_t>(o) * G + j]])
+          cand[j].push_back(o);
+      std::sort(cand[j].begin(), cand[j].end(),
+                [&](int a, int b) { return key[a] < key[b]; });
+    }
+    std::vector<int> order(G);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (cand[a].size() != cand[b].size()) return cand[a].size() < cand[b].size();
+      return mix(seed + 31ULL * steps.size() + a) < mix(seed + 31ULL * steps.size() + b);
+    });
+    const auto match = matcher.run(cand, order, cap, [](int o) { return o; });
+    const int matched =
+        static_cast<int>(std::count_if(match.begin(), match.end(), [](int o) { return o >= 0; }));
+    if (matched == 0) return std::nullopt;
+    auto& step = steps.emplace_back();
+    for (int j = 0; j < G; ++j)
+      if (match[j] >= 0) step.emplace_back(match[j], j);
+    for (const auto& [o, j] : step) labelled[o] = 1;
+    remaining -= static_cast<int>(step.size());
+  }
+  return steps;
+}
+
+// Every processor v receives in step t, over channel v-g -> v, the message of origin v-o
+// for each label (o, g) of step t; v-g holds it because (v-g) - (v-o) = o - g was labelled
+// earlier.
+Plan translation_plan(const Cayley& cg, const Layout& l,
+                      const std::vector<std::vector<std::pair<int, int>>>& labels) {
+  const int G = static_cast<int>(cg.gens.size());
+  Plan plan;
+  plan.steps = static_cast<int>(labels.size());
+  plan.hops.reserve(static_cast<std::size_t>(l.P) * (l.P - 1));
+  for (std::size_t t = 0; t < labels.size(); ++t)
+    for (const auto& [o, j] : labels[t])
+      for (int v = 0; v < l.P; ++v)
+        plan.hops.push_back({static_cast<Step>(t + 1),
+                             cg.minus[static_cast<std::size_t>(v) * G + j], v,
+                             group_op(cg.radix, v, o, -1)});
+  return plan;
+}
+
+std::optional<Plan> translation_design(const Topology& t, const Layout& l, std::uint64_t seed,
+                                       int target, const Budget& budget) {
+  const auto cg = cayley_structure(t, l);
+  if (!cg) return std::nullopt;
+  const int cap = std::min<int>(l.ports, static_cast<int>(cg->gens.size()));
+  std::optional<std::vector<std::vector<std::pair<int, int>>>> best;
+  for (int attempt = 0; attempt < 16 && !budget.expired(); ++attempt) {
+    const int limit = best ? static_cast<int>(best->size()) - 1 : l.P;
+    auto labels = translation_labels(*cg, l.P, cap, seed, attempt, limit, budget);
+    if (labels) best = std::move(labels);
+    if (best && static_cast<int>(best->size()) <= target) break;
+  }
+  if (!best) return std::nullopt;
+  return translation_plan(*cg, l, *best);
+}
+
+// ---------------------------------------------------------------------------------------
+// Neighbour gossip on any direct network.
+
+class Holders {
+ public:
+  explicit Holders(int P) : P_(P), W_((P + 63) / 64), bits_(static_cast<std::size_t>(P) * W_) {
+    for (int v = 0; v < P; ++v) add(v, v);
+  }
+  int words() const { return W_; }
+  const std::uint64_t* row(int v) const { return bits_.data() + static_cast<std::size_t>(v) * W_; }
+  bool has(int v, int m) const { return (row(v)[m >> 6] >> (m & 63)) & 1U; }
+  void add(int v, int m) { bits_[static_cast<std::size_t>(v) * W_ + (m >> 6)] |= 1ULL << (m & 63); }
+
+ private:
+  int P_;
+  int W_;
+  std::vector<std::uint64_t> bits_;
+};
+
+// Each step, every processor v matches its in-channels u -> v (processors u with a send
+// port left) to distinct messages that u holds and v lacks. Candidates of a channel in
+// priority order: first those no other in-neighbour of v holds (the channel is their only
+// way in this step), then those two hold, then the rest; within a level the rarest
+// messages (fewest holders, seeded ties) first. A maximum matching (augmenting paths over
+// the first min(k, channels) candidates of each channel, which loses no cardinality) then
+// fixes the step. Receptions take effect at the end of the step.
+std::optional<Plan> neighbour_gossip(const Layout& l, std::uint64_t seed, int step_limit,
+                                     const Budget& budget) {
+  const int P = l.P;
+  Holders holders(P);
+  const int W = holders.words();
+  std::vector<int> count(P, 1), missing(P, P - 1), rank(P), order(P), send_used(P);
+  std::vector<std::uint64_t> noise(P);
+  int incomplete = P;
+  Plan plan;
+  const int max_in = [&] {
+    int m = 0;
+    for (const auto& in : l.in) m = std::max(m, static_cast<int>(in.size()));
+    return m;
+  }();
+  const bool ports_bind = l.ports < max_in;
+  std::vector<std::uint64_t> level(3 * static_cast<std::size_t>(W));
+  std::vector<std::vector<std::pair<std::uint64_t, int>>> cand;
+  std::vector<int> chans, receivers(P);
+  Matcher matcher(P);
+  std::vector<Hop> pending;
+  for (int step = 1; incomplete > 0; ++step) {
+    if (step > step_limit || budget.expired()) return std::nullopt;
+    for (int m = 0; m < P; ++m) noise[m] = mix(seed ^ (static_cast<std::uint64_t>(step) << 32) ^ m);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      return count[a] != count[b] ? count[a] < count[b] : noise[a] < noise[b];
+    });
+    for (int i = 0; i < P; ++i) rank[order[i]] = i;
+    std::fill(send_used.begin(), send_used.end(), 0);
+    std::iota(receivers.begin(), receivers.end(), 0);
+    if (ports_bind)  // the most needy receivers claim the scarce send ports first
+      std::sort(receivers.begin(), receivers.end(), [&](int a, int b) {
+        return missing[a] != missing[b] ? missing[a] > missing[b] : noise[a] < noise[b];
+      });
+    pending.clear();
+    for (const int v : receivers) {
+      if (missing[v] == 0) continue;
+      chans.clear();
+      for (const int u : l.in[v])
+        if (send_used[u] < l.ports) chans.push_back(u);
+      if (chans.empty()) continue;
+      const int limit = std::min<int>(l.ports, static_cast<int>(chans.size()));
+      // Bit-sliced counters: level[0] = held by exactly one in-neighbour (and lacking at
+      // v), level[1] = exactly two, level[2] = three or more.
+      const std::uint64_t* mine = holders.row(v);
+      for (int w = 0; w < W; ++w) {
+        std::uint64_t c1 = 0, c2 = 0, c3 = 0;
+        for (const int u : chans) {
+          const std::uint64_t x = holders.row(u)[w] & ~mine[w];
+          c3 |= c2 & x;
+          c2 |= c1 & x;
+          c1 |= x;
+        }
+        level[w] = c1 & ~c2;
+        level[W + w] = c2 & ~c3;
+        level[2 * W + w] = c3;
+      }
+      cand.assign(chans.size(), {});
+      for (std::size_t i = 0; i < chans.size(); ++i) {
+        const std::uint64_t* hu = holders.row(chans[i]);
+        auto& list = cand[i];
+        for (int lv = 0; lv < 3 && static_cast<int>(list.size()) < limit; ++lv) {
+          const std::size_t before = list.size();
+          for (int w = 0; w < W; ++w)
+            for (std::uint64_t x = hu[w] & level[lv * W + w]; x != 0; x &= x - 1) {
+              const int m = w * 64 + std::countr_zero(x);
+              list.emplace_back(static_cast<std::uint64_t>(lv) << 32 | rank[m], m);
+            }
+          const std::size_t keep = std::min<std::size_t>(list.size(), limit);
+          if (list.size() > keep) {
+            std::nth_element(list.begin() + before, list.begin() + keep, list.end());
+            list.resize(keep);
+          }
+          std::sort(list.begin() + before, list.end());
+        }
+      }
+      std::vector<int> chan_order(chans.size());
+      std::iota(chan_order.begin(), chan_order.end(), 0);
+      std::sort(chan_order.begin(), chan_order.end(), [&](int a, int b) {
+        const auto ka = cand[a].empty() ? ~0ULL : cand[a][0].first;
+        const auto kb = cand[b].empty() ? ~0ULL : cand[b][0].first;
+        return ka < kb;
+      });
+      const auto match = matcher.run(cand, chan_order, limit,
+                                     [](const std::pair<std::uint64_t, int>& c) { return c.second; });
+      for (std::size_t i = 0; i < chans.size(); ++i)
+        if (match[i] >= 0) {
+          pending.push_back({static_cast<Step>(step), chans[i], v, match[i]});
+          ++send_used[chans[i]];
+        }
+    }
+    if (pending.empty()) return std::nullopt;  // nobody can learn anything: disconnected
+    for (const Hop& h : pending) {
+      holders.add(h.to, h.origin);
+      ++count[h.origin];
+      if (--missing[h.to] == 0) --incomplete;
+      plan.hops.push_back(h);
+    }
+    plan.steps = step;
+  }
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------------
+// Ring pipelines along a Hamiltonian cycle of processors.
+
+bool is_cycle(const Topology& t, const Layout& l, const std::vector<int>& cycle) {
+  if (static_cast<int>(cycle.size()) != l.P) return false;
+  std::vector<char> seen(l.P, 0);
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    if (cycle[i] < 0 || cycle[i] >= l.P || seen[cycle[i]]) return false;
+    seen[cycle[i]] = 1;
+    if (!t.has_channel(l.node[cycle[i]], l.node[cycle[(i + 1) % cycle.size()]])) return false;
+  }
+  return true;
+}
+
+// A 2-D mesh of A rows and B columns with A even: along row 0, a snake over columns
+// 1..B-1 down to row A-1, and back up column 0. With A odd and B even the same by columns.
+std::vector<int> mesh_snake(const Topology& t, const Layout& l) {
+  const auto named = grid_name(t.name());
+  if (!named || named->first == "hypercube" || named->second.size() != 2) return {};
+  int rows = named->second[0], cols = named->second[1];
+  if (rows * cols != l.P || rows < 2 || cols < 2) return {};
+  const bool by_rows = rows % 2 == 0;
+  if (!by_rows && cols % 2 != 0) return {};
+  auto id = [&](int a, int b) { return by_rows ? a * cols + b : b * cols + a; };
+  const int A = by_rows ? rows : cols, B = by_rows ? cols : rows;
+  std::vector<int> cycle;
+  for (int b = 0; b < B; ++b) cycle.push_back(id(0, b));
+  for (int a = 1; a < A; ++a)
+    for (int i = 0; i < B - 1; ++i) cycle.push_back(id(a, a % 2 == 1 ? B - 1 - i : 1 + i));
+  for (int a = A - 1; a >= 1; --a) cycle.push_back(id(a, 0));
+  return cycle;
+}
+
+// Line digraphs (Kautz, de Bruijn without loops removed): node y is an arc a -> b of an
+// underlying digraph whose vertex b is y's out-neighbourhood; an Eulerian circuit of the
+// underlying digraph (Hierholzer) is a Hamiltonian cycle of the line digraph.
+std::vector<int> line_digraph_cycle(const Topology& t, const Layout& l) {
+  const int P = l.P;
+  std::map<std::vector<int>, int> head_of_set;
+  std::vector<int> head(P), tail(P, -1);
+  std::vector<int> outs;
+  for (int x = 0; x < P; ++x) {
+    outs.clear();
+    for (const ChannelId ch : t.out_channels(l.node[x])) {
+      const int y = l.index[t.channel(ch).to];
+      if (y < 0) return {};
+      outs.push_back(y);
+    }
+    std::sort(outs.begin(), outs.end());
+    head[x] = head_of_set.emplace(outs, static_cast<int>(head_of_set.size())).first->second;
+  }
+  for (int y = 0; y < P; ++y) {
+    if (l.in[y].empty()) return {};
+    for (const int x : l.in[y]) {
+      if (tail[y] >= 0 && tail[y] != head[x]) return {};
+      tail[y] = head[x];
+    }
+  }
+  // Every arc leaving vertex h must be an out-neighbour of every arc entering h.
+  const int V = static_cast<int>(head_of_set.size());
+  std::vector<std::vector<int>> arcs_from(V);
+  for (int y = 0; y < P; ++y) arcs_from[tail[y]].push_back(y);
+  for (int x = 0; x < P; ++x)
+    if (t.out_channels(l.node[x]).size() != arcs_from[head[x]].size()) return {};
+  // Hierholzer, iterative, over arcs; the circuit is read backwards at the end.
+  std::vector<std::size_t> next(V, 0);
+  std::vector<int> stack_v{tail[0]}, stack_arc{-1}, circuit;
+  while (!stack_v.empty()) {
+    const int v = stack_v.back();
+    if (next[v] < arcs_from[v].size()) {
+      const int y = arcs_from[v][next[v]++];
+      stack_v.push_back(head[y]);
+      stack_arc.push_back(y);
+    } else {
+      if (stack_arc.back() >= 0) circuit.push_back(stack_arc.back());
+      stack_v.pop_back();
+      stack_arc.pop_back();
+    }
+  }
+  std::reverse(circuit.begin(), circuit.end());
+  return circuit;
+}
+
+// Processor c_i sends to c_{i+1} in step s the message of c_{i-s+1} (forward); with two
+// ports and the reverse cycle, c_i also sends to c_{i-1} the message of c_{i+s-1}, so that
+// each direction carries half of the messages.
+Plan ring_pipeline(const Layout& l, const std::vector<int>& cycle, bool both_ways) {
+  const int P = l.P;
+  const int backward = both_ways ? P / 2 : 0;
+  const int forward = P - 1 - backward;
+  Plan plan;
+  plan.steps = std::max(forward, backward);
+  plan.hops.reserve(static_cast<std::size_t>(P) * (P - 1));
+  for (int i = 0; i < P; ++i) {
+    for (int s = 1; s <= forward; ++s)
+      plan.hops.push_back({s, cycle[i], cycle[(i + 1) % P], cycle[((i - s + 1) % P + P) % P]});
+    for (int s = 1; s <= backward; ++s)
+      plan.hops.push_back({s, cycle[i], cycle[(i + P - 1) % P], cycle[(i + s - 1) % P]});
+  }
+  return plan;
+}
+
+std::optional<Plan> pipeline_design(const Topology& t, const Layout& l) {
+  std::vector<int> cycle = mesh_snake(t, l);
+  if (!is_cycle(t, l, cycle)) cycle = line_digraph_cycle(t, l);
+  if (!is_cycle(t, l, cycle)) return std::nullopt;
+  bool reverse = l.ports >= 2;
+  for (int i = 0; reverse && i < l.P; ++i)
+    reverse = t.has_channel(l.node[cycle[(i + 1) % l.P]], l.node[cycle[i]]);
+  return ring_pipeline(l, cycle, reverse);
+}
+
+Schedule to_schedule(const Problem& problem, const Layout& l, const Plan& plan,
+                     std::uint64_t seed) {
+  std::vector<Transfer> transfers;
+  transfers.reserve(plan.hops.size());
+  for (const Hop& h : plan.hops)
+    transfers.push_back({h.step, {l.node[h.from], l.node[h.to]}, {l.of[h.origin]}});
+  return assemble_schedule(problem, std::move(transfers), "gossip", seed);
+}
+
+}  // namespace
+
+std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t seed,
+                                        const Budget& budget) {
+  const auto layout = aab_layout(problem);
+  if (!layout) return std::nullopt;
+  const Layout& l = *layout;
+  const Topology& t = problem.topology;
+  if (t.switch_count() != 0) {
+    // Processors are joined through switches only: the constructive ring of
+    // engines/constructive.hpp routes the shift i -> i+1 channel-disjointly (fat trees).
+    if (problem.model.switching != Switching::wormhole) return std::nullopt;
+    const PathSet paths(t, problem.model);
+    auto s = constructive_schedule(problem, paths);
+    if (!s) return std::nullopt;
+    s->solver = SolverInfo{"gossip", seed, 0.0};
+    return s;
+  }
+  const int target = reception_target(l);
+  if (target == kUnreachable) return std::nullopt;
+  std::optional<Plan> best = translation_design(t, l, seed, target, budget);
+  auto consider = [&](std::optional<Plan> p) {
+    if (p && (!best || p->steps < best->steps)) best = std::move(p);
+  };
+  if ((!best || best->steps > target) && l.ports <= 2) consider(pipeline_design(t, l));
+  // Restarts with fresh seeds until the bound, a few seconds of the budget, or 64 tries.
+  const Budget restarts = budget.sub(20.0);
+  for (int attempt = 0; attempt < 64 && (!best || best->steps > target) && !restarts.expired();
+       ++attempt) {
+    const int limit = best ? best->steps - 1 : 4 * l.P;
+    consider(neighbour_gossip(l, mix(seed + attempt), limit, restarts));
+  }
+  if (!best) return std::nullopt;
+  Schedule s = to_schedule(problem, l, *best, seed);
+  if (!verify_schedule(s).empty()) return std::nullopt;
+  return s;
+}
+
+}  // namespace ccsched
