@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <string_view>
@@ -20,6 +21,10 @@
 
 namespace ccsched {
 namespace {
+
+// Largest grid (processors) on which the k-port design also tries direct delivery: its
+// first fit scans steps per message, fine for a few hundred processors.
+constexpr int kDirectUpTo = 400;
 
 struct GridShape {
   std::vector<int> dims;  // row-major, last coordinate fastest (generators.cpp make_grid)
@@ -128,9 +133,11 @@ std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vect
 // Ring with n = 4m (the tiling of docs/ENGINES.md): offsets {d, n/2-d} and their
 // negatives for 1 <= d < n/4 in n/2 rounds (round s: clockwise arcs from s, s+d, s+n/2,
 // s+n/2+d of lengths d, n/2-d, d, n/2-d tile the ring; the counter-clockwise arcs mirror
-// them), {n/4, -n/4} in n/4 rounds (four arcs tile the ring), {n/2} in n/4 rounds (two
+// them, shifted), {n/4, -n/4} in n/4 rounds (four arcs tile the ring), {n/2} in n/4 rounds (two
 // clockwise arcs from even starts, two counter-clockwise from odd ones). Every round uses
-// every channel, so the template takes n^2/8 rounds, the ring's channel-load bound.
+// every channel, so the template takes n^2/8 rounds, the ring's channel-load bound. The
+// counter-clockwise arcs are the clockwise tiling reflected and shifted so that, for n >=
+// 8, no processor starts (or ends) two arcs of one round.
 //
 // Other rings pair d with floor(n/2)-d the same way and colour by first fit; a line takes
 // one class per offset c (clockwise intervals of length c, counter-clockwise of length
@@ -149,8 +156,12 @@ std::vector<OffsetClass> line_template(int n, bool wrap) {
         for (const int base : {s, s + h}) {
           round.push_back({mod(base), d});
           round.push_back({mod(base + d), h - d});
-          round.push_back({mod(-base), -d});
-          round.push_back({mod(-base - d), -(h - d)});
+          // The counter-clockwise tiling starts at x = s + 2d + 1, so that its processors
+          // {x, x - d} (mod n/2) miss the clockwise ones {s, s + d}: as 2d + 1 < n/2, no
+          // processor sends (or receives) twice in a round, one port is enough.
+          const int x = base + 2 * d + 1;
+          round.push_back({mod(x), -d});
+          round.push_back({mod(x - d), -(h - d)});
         }
         g.rounds.push_back(std::move(round));
       }
@@ -161,7 +172,7 @@ std::vector<OffsetClass> line_template(int n, bool wrap) {
       std::vector<Arc> round;
       for (int i = 0; i < 4; ++i) {
         round.push_back({mod(s + i * q), q});
-        round.push_back({mod(-(s + i * q)), -q});
+        round.push_back({mod(s + 1 + i * q), -q});  // one port apart when n/4 > 1
       }
       quarter.rounds.push_back(std::move(round));
     }
@@ -250,7 +261,7 @@ std::vector<std::size_t> johnson_order(const std::vector<std::vector<long long>>
 
 // The all-port design: every segment with its step.
 std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
-                                      const std::vector<MessageId>& message_of) {
+                                      const std::vector<MessageId>& message_of, int ports) {
   const int dims = static_cast<int>(shape.dims.size());
   std::vector<std::vector<OffsetClass>> templ;
   for (const int n : shape.dims) templ.push_back(line_template(n, shape.wrap));
@@ -275,63 +286,123 @@ std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
       work[j][p] = copies * static_cast<long long>(templ[p][jobs[j][p]].rounds.size());
     }
 
+  // When the steps of each (job, phase) start: phase p of a job waits for the machine
+  // (dimension p) and for the job's latest nonempty earlier phase.
+  const auto order = johnson_order(work);
+  std::vector<std::vector<long long>> first_step(jobs.size(), std::vector<long long>(dims, 0));
+  std::vector<long long> machine_free(dims, 1);
+  long long makespan = 0;
+  for (const std::size_t j : order) {
+    long long previous_end = 0;
+    for (int p = 0; p < dims; ++p) {
+      if (work[j][p] == 0) continue;
+      first_step[j][p] = std::max(machine_free[p], previous_end + 1);
+      machine_free[p] = first_step[j][p] + work[j][p];
+      previous_end = machine_free[p] - 1;
+      makespan = std::max(makespan, previous_end);
+    }
+  }
+
+  // The lines of each dimension (their first node) and a key that staggers them: line
+  // `base` runs the rounds of a copy cyclically from round (key + offset) mod R, so the
+  // processors busy in one dimension lie on diagonals rather than on whole lines, and an
+  // offset can be chosen that keeps them apart from those busy in another dimension.
+  std::vector<std::vector<std::pair<NodeId, int>>> lines(dims);
+  for (NodeId base = 0; base < lay.nodes; ++base)
+    for (int p = 0; p < dims; ++p) {
+      if (base / lay.stride[p] % lay.dims[p] != 0) continue;
+      int key = 0;
+      for (int o = 0; o < dims; ++o) key += base / lay.stride[o] % lay.dims[o];
+      lines[p].emplace_back(base, key);
+    }
+  // Ports in use per step and processor, kept only under a k-port model.
+  const bool count_ports = ports < std::numeric_limits<int>::max();
+  std::vector<std::uint8_t> sends, receives;
+  if (count_ports) {
+    sends.assign(static_cast<std::size_t>(makespan + 1) * lay.nodes, 0);
+    receives.assign(sends.size(), 0);
+  }
+
   std::vector<Segment> segments;
   const auto messages = static_cast<std::size_t>(lay.nodes) * (lay.nodes - 1);
   segments.reserve(messages * 2);
-  std::vector<long long> machine_free(dims, 1);
-  std::vector<int> coord(dims), copy(dims);
-  for (const std::size_t j : johnson_order(work)) {
-    long long previous_end = 0;  // last step of the job's latest nonempty phase
+  for (const std::size_t j : order) {
     for (int p = 0; p < dims; ++p) {
       if (work[j][p] == 0) continue;
-      long long step = std::max(machine_free[p], previous_end + 1);
       const auto& cls = templ[p][jobs[j][p]];
-      // Every copy (offsets of the other dimensions) times every round: one step each.
-      std::vector<int> idx(dims, 0);
-      while (true) {
-        for (int o = 0; o < dims; ++o)
-          copy[o] = o == p ? 0 : templ[o][jobs[j][o]].offsets[idx[o]];
-        for (const auto& round : cls.rounds) {
-          // Every line of dimension p: the other coordinates of the current position.
-          for (NodeId base = 0; base < lay.nodes; ++base) {
-            if (base / lay.stride[p] % lay.dims[p] != 0) continue;
-            for (int o = 0; o < dims; ++o) coord[o] = base / lay.stride[o] % lay.dims[o];
-            for (const Arc& a : round) {
-              // Dimensions before p are done (at the target), after p not yet started.
-              NodeId origin = 0, target = 0;
-              for (int o = 0; o < dims; ++o) {
-                const int n = lay.dims[o];
-                int oc = coord[o], tc = coord[o];
-                if (o < p) oc = (coord[o] - copy[o] + n) % n;
-                if (o > p) tc = (coord[o] + copy[o]) % n;
-                if (o == p) {
-                  oc = a.start;
-                  tc = ((a.start + a.delta) % n + n) % n;
+      const int rounds = static_cast<int>(cls.rounds.size());
+      const int n = lay.dims[p];
+      // Every copy: one offset from each other dimension's class.
+      std::vector<std::vector<int>> copies{std::vector<int>(dims, 0)};
+      for (int o = 0; o < dims; ++o) {
+        if (o == p) continue;
+        std::vector<std::vector<int>> more;
+        for (const auto& c : copies)
+          for (const int off : templ[o][jobs[j][o]].offsets) {
+            more.push_back(c);
+            more.back()[o] = off;
+          }
+        copies = std::move(more);
+      }
+      // Walks the phase with a given offset: counts port clashes with what is placed,
+      // or places it.
+      auto walk = [&](int offset, bool place) {
+        long long clashes = 0;
+        for (std::size_t ci = 0; ci < copies.size(); ++ci)
+          for (int i = 0; i < rounds; ++i) {
+            const long long step = first_step[j][p] + static_cast<long long>(ci) * rounds + i;
+            const std::size_t row = static_cast<std::size_t>(step) * lay.nodes;
+            for (const auto& [base, key] : lines[p]) {
+              const auto& round = cls.rounds[(i + key + offset) % rounds];
+              for (const Arc& a : round) {
+                const NodeId from = base + a.start * lay.stride[p];
+                const int end = ((a.start + a.delta) % n + n) % n;
+                const NodeId to = base + end * lay.stride[p];
+                if (!place) {
+                  clashes += (sends[row + from] >= ports) + (receives[row + to] >= ports);
+                  continue;
                 }
-                origin += oc * lay.stride[o];
-                target += tc * lay.stride[o];
+                if (count_ports) {
+                  ++sends[row + from];
+                  ++receives[row + to];
+                }
+                // Dimensions before p are done (at the target), after p not yet started.
+                NodeId origin = 0, target = 0;
+                for (int o = 0; o < dims; ++o) {
+                  const int m = lay.dims[o];
+                  const int c = base / lay.stride[o] % m;
+                  int oc = c, tc = c;
+                  if (o < p) oc = (c - copies[ci][o] + m) % m;
+                  if (o > p) tc = (c + copies[ci][o]) % m;
+                  if (o == p) {
+                    oc = a.start;
+                    tc = end;
+                  }
+                  origin += oc * lay.stride[o];
+                  target += tc * lay.stride[o];
+                }
+                Segment sg;
+                sg.message = message_of[static_cast<std::size_t>(origin) * lay.nodes + target];
+                sg.from = from;
+                sg.step = static_cast<std::int32_t>(step);
+                sg.delta = static_cast<std::int16_t>(a.delta);
+                sg.dim = static_cast<std::int8_t>(p);
+                segments.push_back(sg);
               }
-              Segment sg;
-              sg.message = message_of[static_cast<std::size_t>(origin) * lay.nodes + target];
-              sg.from = base + a.start * lay.stride[p];
-              sg.step = static_cast<std::int32_t>(step);
-              sg.delta = static_cast<std::int16_t>(a.delta);
-              sg.dim = static_cast<std::int8_t>(p);
-              segments.push_back(sg);
             }
           }
-          ++step;
-        }
-        int o = dims - 1;
-        for (; o >= 0; --o) {
-          if (o == p) continue;
-          if (++idx[o] < static_cast<int>(templ[o][jobs[j][o]].offsets.size())) break;
-          idx[o] = 0;
-        }
-        if (o < 0) break;
+        return clashes;
+      };
+      int best = 0;
+      if (count_ports) {
+        long long fewest = std::numeric_limits<long long>::max();
+        for (int offset = 0; offset < rounds && fewest > 0; ++offset)
+          if (const long long c = walk(offset, false); c < fewest) {
+            fewest = c;
+            best = offset;
+          }
       }
-      machine_free[p] = step;
-      previous_end = step - 1;
+      walk(best, true);
     }
   }
   return segments;
@@ -388,6 +459,73 @@ void list_schedule(std::vector<Segment>& segments, const Layout& lay, int ports,
   }
 }
 
+// Direct delivery under k ports: every message one transfer along its dimension-ordered
+// route (the segments of arc_delta, joined; a shortest path), first fit in the given
+// message order. On small grids the relays of the flow-shop design cost more than they
+// save: a relayed message is received twice, and under one port the receptions, not the
+// channels, bound the schedule (2 (k-1) + (k-1)^2 per processor on a k x k torus).
+std::vector<Segment> direct_schedule(const GridShape& shape, const Layout& lay,
+                                     const std::vector<std::pair<NodeId, NodeId>>& pairs,
+                                     const std::vector<MessageId>& ids, int ports,
+                                     int channels, const std::vector<ChannelId>& link) {
+  const int dims = static_cast<int>(lay.dims.size());
+  std::vector<Segment> segments;
+  segments.reserve(pairs.size() * dims);
+  std::vector<std::uint8_t> busy, sends, receives;
+  std::size_t capacity = 0;
+  auto grow = [&](std::size_t step) {
+    if (step < capacity) return;
+    capacity = std::max(step + 1, capacity * 2);
+    busy.resize(capacity * channels, 0);
+    sends.resize(capacity * lay.nodes, 0);
+    receives.resize(capacity * lay.nodes, 0);
+  };
+  // The first step at which a processor may still send (receive): they only grow.
+  std::vector<std::size_t> send_from(lay.nodes, 1), receive_from(lay.nodes, 1);
+  std::vector<ChannelId> path, part;
+  std::vector<Segment> parts;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto [origin, target] = pairs[i];
+    path.clear();
+    parts.clear();
+    NodeId at = origin;
+    for (int p = 0; p < dims; ++p) {
+      const int n = lay.dims[p];
+      const int oc = at / lay.stride[p] % n, tc = target / lay.stride[p] % n;
+      if (oc == tc) continue;
+      Segment sg;
+      sg.message = ids[i];
+      sg.from = at;
+      sg.delta = static_cast<std::int16_t>(arc_delta(n, shape.wrap, oc, (tc - oc + n) % n));
+      sg.dim = static_cast<std::int8_t>(p);
+      segment_channels(sg, lay, link, part);
+      path.insert(path.end(), part.begin(), part.end());
+      parts.push_back(sg);
+      at = lay.move(at, p, sg.delta);
+    }
+    grow(std::max(send_from[origin], receive_from[target]));
+    while (sends[send_from[origin] * lay.nodes + origin] >= ports) grow(++send_from[origin]);
+    while (receives[receive_from[target] * lay.nodes + target] >= ports)
+      grow(++receive_from[target]);
+    std::size_t t = std::max(send_from[origin], receive_from[target]);
+    while (true) {
+      grow(t);
+      bool ok = sends[t * lay.nodes + origin] < ports && receives[t * lay.nodes + target] < ports;
+      for (std::size_t c = 0; ok && c < path.size(); ++c) ok = !busy[t * channels + path[c]];
+      if (ok) break;
+      ++t;
+    }
+    for (const ChannelId c : path) busy[t * channels + c] = 1;
+    ++sends[t * lay.nodes + origin];
+    ++receives[t * lay.nodes + target];
+    for (Segment sg : parts) {
+      sg.step = static_cast<std::int32_t>(t);
+      segments.push_back(sg);
+    }
+  }
+  return segments;
+}
+
 // True when some processor is the first (or last) node of more than `ports` segments of
 // one step.
 bool exceeds_ports(const std::vector<Segment>& segments, const Layout& lay, int ports) {
@@ -435,7 +573,8 @@ std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
     slot = m.id;
   }
 
-  auto segments = flow_shop_design(*shape, lay, message_of);
+  auto segments = flow_shop_design(*shape, lay, message_of,
+                                   model.ports ? *model.ports : std::numeric_limits<int>::max());
 
   // Channel of each (node, dimension, direction), for the repair and the paths.
   const int dims = static_cast<int>(lay.dims.size());
@@ -448,24 +587,56 @@ std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
         if (const auto c = problem.topology.find_channel(v, w))
           link[(static_cast<std::size_t>(v) * dims + d) * 2 + dir] = *c;
       }
+  const int channels = problem.topology.channel_count();
   if (model.ports && exceeds_ports(segments, lay, *model.ports))
-    list_schedule(segments, lay, *model.ports, problem.topology.channel_count(), link, 0,
-                  messages.size());
+    list_schedule(segments, lay, *model.ports, channels, link, 0, messages.size());
+  if (model.ports && lay.nodes <= kDirectUpTo) {
+    // Longest routes first (they are the hardest to fit), then by origin.
+    std::vector<std::pair<NodeId, NodeId>> pairs;
+    std::vector<MessageId> ids;
+    for (const auto& m : messages) pairs.emplace_back(m.origin, m.targets.front());
+    auto hops = [&](const std::pair<NodeId, NodeId>& e) {
+      int h = 0;
+      for (std::size_t d = 0; d < lay.dims.size(); ++d) {
+        const int n = lay.dims[d];
+        const int c = (e.second / lay.stride[d] % n - e.first / lay.stride[d] % n + n) % n;
+        h += std::abs(arc_delta(n, shape->wrap, 0, c));
+      }
+      return h;
+    };
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [&](const auto& a, const auto& b) { return hops(a) > hops(b); });
+    for (const auto& e : pairs)
+      ids.push_back(message_of[static_cast<std::size_t>(e.first) * p + e.second]);
+    auto direct = direct_schedule(*shape, lay, pairs, ids, *model.ports, channels, link);
+    auto last_step = [](const std::vector<Segment>& v) {
+      std::int32_t most = 0;
+      for (const auto& sg : v) most = std::max(most, sg.step);
+      return most;
+    };
+    if (last_step(direct) < last_step(segments)) segments = std::move(direct);
+  }
 
+  // Consecutive segments of one message in one step are one transfer (direct delivery).
   std::vector<Transfer> transfers;
   transfers.reserve(segments.size());
-  for (const Segment& s : segments) {
-    Transfer t;
-    t.step = s.step;
-    t.path.reserve(std::abs(s.delta) + 1);
-    NodeId at = s.from;
-    t.path.push_back(at);
-    for (int i = 0; i < std::abs(s.delta); ++i) {
-      at = lay.move(at, s.dim, s.delta > 0 ? 1 : -1);
-      t.path.push_back(at);
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const Segment& s = segments[i];
+    const bool joined = i > 0 && segments[i - 1].message == s.message &&
+                        segments[i - 1].step == s.step;
+    if (!joined) {
+      Transfer t;
+      t.step = s.step;
+      t.path.push_back(s.from);
+      t.messages.push_back(s.message);
+      transfers.push_back(std::move(t));
     }
-    t.messages.push_back(s.message);
-    transfers.push_back(std::move(t));
+    auto& path = transfers.back().path;
+    NodeId at = s.from;
+    for (int h = 0; h < std::abs(s.delta); ++h) {
+      at = lay.move(at, s.dim, s.delta > 0 ? 1 : -1);
+      path.push_back(at);
+    }
   }
   segments.clear();
   segments.shrink_to_fit();
