@@ -17,6 +17,7 @@
 #include "ccsched/engines/lns.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/sat.hpp"
+#include "ccsched/engines/spread.hpp"
 #include "ccsched/engines/symmetric.hpp"
 #include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
@@ -187,6 +188,14 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   // meets the bound the greedy schedule is not needed at all, which matters on large
   // networks (hypercube:10 AAS: greedy needs minutes, the design milliseconds).
   auto built = constructive_schedule(problem, paths);
+  // One-message broadcasts: the region broadcast (engines/spread.hpp) meets the informed-set
+  // bound on large tori and hypercubes in a second, where the searches below cost
+  // gigabytes (issue 14: torus:32x32 OAB, 3 GB and 30 s before).
+  if (engine_name == "sat" || engine_name == "greedy") {
+    auto spread = region_broadcast(problem, paths, request.options.seed,
+                                   budget.sub(std::min(10.0, 0.2 * budget.remaining())));
+    if (spread && (!built || spread->steps < built->steps)) built = std::move(spread);
+  }
   if (built && built->steps <= floor) {
     out.schedule = std::move(built);
   } else {

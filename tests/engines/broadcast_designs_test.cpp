@@ -12,6 +12,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/greedy.hpp"
+#include "ccsched/engines/spread.hpp"
 #include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
@@ -221,6 +222,35 @@ TEST(Driver, BroadcastDesignsCloseTreeCellsAtTheBound) {
     EXPECT_EQ(out.schedule->steps, p.topology.processor_count() - 1) << spec;
     EXPECT_LT(seconds, 10.0 * testing::kSlow) << spec;
   }
+}
+
+// The region broadcast (engines/spread.hpp) for one-to-all broadcasts on large networks:
+// valid, within one step of the informed-set bound on tori, meshes and hypercubes (at the
+// bound on the hypercube and the torus, where balanced regions reach the (k+1)^t growth),
+// deterministic per seed, and nothing for problems it does not cover.
+TEST(RegionBroadcast, ValidNearTheBoundAndDeterministic) {
+  for (const std::string spec : {"torus:8x8", "torus:16x16", "mesh:8x8", "hypercube:6", "kautz:3,3"}) {
+    for (const std::optional<int> ports : {std::optional<int>{}, std::optional<int>{1}}) {
+      Problem p = make_problem(spec, CollectiveKind::OAB);
+      p.model.ports = ports;
+      const PathSet paths(p.topology, p.model);
+      const auto s = region_broadcast(p, paths, 7, Budget(30.0 * testing::kSlow));
+      ASSERT_TRUE(s.has_value()) << spec;
+      EXPECT_TRUE(verify_schedule(*s).empty()) << spec;
+      const int bound = lower_bounds(p, paths).best;
+      EXPECT_LE(s->steps, bound + 1) << spec << " ports " << ports.value_or(0);
+      if (spec != "mesh:8x8" && !ports) {
+        EXPECT_EQ(s->steps, bound) << spec;
+      }
+      const auto again = region_broadcast(p, paths, 7, Budget(30.0 * testing::kSlow));
+      ASSERT_TRUE(again.has_value());
+      ASSERT_EQ(again->transfers.size(), s->transfers.size()) << spec;
+      for (std::size_t i = 0; i < s->transfers.size(); ++i)
+        EXPECT_EQ(again->transfers[i].path, s->transfers[i].path) << spec;
+    }
+  }
+  const Problem all = make_problem("torus:4x4", CollectiveKind::AAB);
+  EXPECT_FALSE(region_broadcast(all, PathSet(all.topology, all.model), 1, Budget(10.0)));
 }
 
 }  // namespace

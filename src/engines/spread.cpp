@@ -1,0 +1,221 @@
+// Region broadcast (spread.hpp): the one-to-all broadcast for networks too large for the
+// spreading encoding. Step s: every uninformed target belongs to its nearest holder; each
+// holder, largest region first, picks up to k new holders from its region one at a time,
+// each the sampled candidate that leaves the largest cell (the nodes nearer to one centre
+// than to the others) smallest, and routes it on a path that is still free in step s. What
+// ports and channels remain then serve the farthest leftover targets from any holder.
+#include "ccsched/engines/spread.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <random>
+
+namespace ccsched {
+namespace {
+
+constexpr int kCandidates = 24;  // sampled candidates per choice: enough to balance cells
+constexpr int kLeftoverTries = 64; // holders tried per leftover target
+
+class StepChannels {
+ public:
+  StepChannels(const Problem& problem, const PathSet& paths)
+      : problem_(problem), paths_(paths), used_(problem.topology.channel_count(), 0),
+        sends_(problem.topology.node_count(), 0), receives_(problem.topology.node_count(), 0),
+        ports_(effective_ports(problem)) {}
+
+  void clear() {
+    std::fill(used_.begin(), used_.end(), 0);
+    std::fill(sends_.begin(), sends_.end(), 0);
+    std::fill(receives_.begin(), receives_.end(), 0);
+  }
+  bool can_send(NodeId h) const { return sends_[h] < ports_; }
+  // A free path from h to c in this step, taken; nothing when none is free.
+  std::optional<std::vector<NodeId>> take(NodeId h, NodeId c) {
+    if (sends_[h] >= ports_ || receives_[c] >= ports_) return std::nullopt;
+    std::optional<Path> found;
+    if (paths_.searches_lazily()) {
+      found = paths_.first_free_path(h, c, used_);
+    } else {
+      for (const Path& p : paths_.paths(h, c))
+        if (std::none_of(p.channels.begin(), p.channels.end(),
+                         [&](ChannelId ch) { return used_[ch]; })) {
+          found = p;
+          break;
+        }
+    }
+    if (!found) return std::nullopt;
+    for (const ChannelId ch : found->channels) used_[ch] = 1;
+    ++sends_[h];
+    ++receives_[c];
+    return std::move(found->nodes);
+  }
+
+ private:
+  const Problem& problem_;
+  const PathSet& paths_;
+  std::vector<char> used_;
+  std::vector<int> sends_, receives_;
+  int ports_;
+};
+
+std::optional<std::vector<Transfer>> one_attempt(const Problem& problem, const PathSet& paths,
+                                                 std::uint64_t seed, const Budget& budget,
+                                                 int give_up_after) {
+  const auto& t = problem.topology;
+  const Message& message = problem.collective.messages.front();
+  std::mt19937_64 rng(seed);
+  std::vector<char> informed(t.node_count(), 0);
+  informed[message.origin] = 1;
+  std::vector<NodeId> holders{message.origin};
+  std::vector<NodeId> uninformed;
+  for (const NodeId v : message.targets)
+    if (!informed[v]) uninformed.push_back(v);
+  std::shuffle(uninformed.begin(), uninformed.end(), rng);
+  const int ports = effective_ports(problem);
+  StepChannels channels(problem, paths);
+  std::vector<Transfer> transfers;
+  std::vector<int> owner(t.node_count(), -1), cell(t.node_count(), 0), best(t.node_count(), 0);
+
+  for (Step s = 1; !uninformed.empty(); ++s) {
+    if (s > give_up_after || budget.expired()) return std::nullopt;
+    channels.clear();
+    // Regions: each uninformed target to its nearest holder (first found on ties; the
+    // holder order carries the seed's shuffle).
+    std::vector<std::vector<NodeId>> region(holders.size());
+    for (const NodeId u : uninformed) {
+      int nearest = kUnreachable, who = -1;
+      for (std::size_t i = 0; i < holders.size(); ++i) {
+        const int d = paths.distance(holders[i], u);
+        if (d < nearest) nearest = d, who = static_cast<int>(i);
+      }
+      if (who < 0) return std::nullopt;  // unreachable: the driver's greedy reports it
+      region[who].push_back(u);
+      best[u] = nearest;
+    }
+    std::vector<std::size_t> order(holders.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return region[a].size() > region[b].size();
+    });
+    std::vector<NodeId> fresh;
+    for (const std::size_t i : order) {
+      const NodeId h = holders[i];
+      auto& r = region[i];
+      if (r.empty()) continue;
+      // Cells: centre 0 is h, centre j > 0 the j-th node chosen; cell[u] is u's centre.
+      std::vector<int> size{static_cast<int>(r.size())};
+      for (const NodeId u : r) cell[u] = 0;
+      std::vector<char> taken(r.size(), 0);
+      for (int j = 0; j < ports && channels.can_send(h); ++j) {
+        // Sample candidates; score each by the largest cell it would leave.
+        std::vector<std::size_t> pool;
+        if (static_cast<int>(r.size()) <= kCandidates) {
+          for (std::size_t k = 0; k < r.size(); ++k)
+            if (!taken[k]) pool.push_back(k);
+        } else {
+          std::uniform_int_distribution<std::size_t> pick(0, r.size() - 1);
+          for (int tries = 0; tries < 4 * kCandidates && static_cast<int>(pool.size()) < kCandidates;
+               ++tries) {
+            const std::size_t k = pick(rng);
+            if (!taken[k] && std::find(pool.begin(), pool.end(), k) == pool.end()) pool.push_back(k);
+          }
+        }
+        if (pool.empty()) break;
+        std::vector<std::pair<long long, std::size_t>> scored;
+        std::vector<int> moved(size.size(), 0);
+        for (const std::size_t k : pool) {
+          const NodeId c = r[k];
+          std::fill(moved.begin(), moved.end(), 0);
+          int mine = 0;
+          for (const NodeId u : r)
+            if (paths.distance(c, u) < best[u]) ++moved[cell[u]], ++mine;
+          long long largest = mine, squares = 1LL * mine * mine;
+          for (std::size_t j2 = 0; j2 < size.size(); ++j2) {
+            const long long left = size[j2] - moved[j2];
+            largest = std::max(largest, left);
+            squares += left * left;
+          }
+          scored.push_back({largest * (1LL << 40) + squares, k});
+        }
+        std::stable_sort(scored.begin(), scored.end());
+        bool sent = false;
+        for (const auto& [score, k] : scored) {
+          const NodeId c = r[k];
+          auto path = channels.take(h, c);
+          if (!path) continue;
+          transfers.push_back({s, std::move(*path), {message.id}});
+          fresh.push_back(c);
+          informed[c] = 2;  // informed in this step
+          taken[k] = 1;
+          // The new centre takes the nodes nearer to it.
+          const int centre = static_cast<int>(size.size());
+          size.push_back(0);
+          for (const NodeId u : r) {
+            const int d = paths.distance(c, u);
+            if (d < best[u]) {
+              --size[cell[u]];
+              cell[u] = centre;
+              best[u] = d;
+              ++size[centre];
+            }
+          }
+          sent = true;
+          break;
+        }
+        if (!sent) break;
+      }
+    }
+    // Leftovers: the farthest remaining targets, from any holder with a free port and path.
+    std::vector<NodeId> left;
+    for (const NodeId u : uninformed)
+      if (!informed[u]) left.push_back(u);
+    std::stable_sort(left.begin(), left.end(), [&](NodeId a, NodeId b) { return best[a] > best[b]; });
+    for (const NodeId u : left) {
+      std::vector<std::pair<int, NodeId>> near;
+      for (const NodeId h : holders)
+        if (channels.can_send(h)) near.push_back({paths.distance(h, u), h});
+      const auto n = std::min<std::size_t>(near.size(), kLeftoverTries);
+      std::partial_sort(near.begin(), near.begin() + n, near.end());
+      for (std::size_t i = 0; i < n; ++i) {
+        auto path = channels.take(near[i].second, u);
+        if (!path) continue;
+        transfers.push_back({s, std::move(*path), {message.id}});
+        fresh.push_back(u);
+        informed[u] = 2;
+        break;
+      }
+    }
+    if (fresh.empty()) return std::nullopt;
+    for (const NodeId c : fresh) {
+      informed[c] = 1;
+      holders.push_back(c);
+    }
+    std::erase_if(uninformed, [&](NodeId u) { return informed[u] != 0; });
+  }
+  return transfers;
+}
+
+}  // namespace
+
+std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& paths,
+                                         std::uint64_t seed, const Budget& budget, int attempts) {
+  const auto& c = problem.collective;
+  if (is_reduction(c) || !is_broadcast(c) || c.messages.size() != 1 || problem.model.combining ||
+      problem.model.switching != Switching::wormhole)
+    return std::nullopt;
+  std::optional<std::vector<Transfer>> kept;
+  int kept_steps = std::numeric_limits<int>::max();
+  for (int a = 0; a < attempts && !budget.expired(); ++a) {
+    auto transfers = one_attempt(problem, paths, seed + a, budget, kept_steps - 1);
+    if (!transfers) continue;
+    int steps = 0;
+    for (const auto& tr : *transfers) steps = std::max(steps, static_cast<int>(tr.step));
+    kept_steps = steps;
+    kept = std::move(transfers);
+  }
+  if (!kept) return std::nullopt;
+  return assemble_schedule(problem, std::move(*kept), "region broadcast", seed);
+}
+
+}  // namespace ccsched
