@@ -51,7 +51,8 @@ struct Layout {
   std::vector<int> index;      // node id -> index, -1 for switches
   std::vector<MessageId> of;   // index -> the message that starts there
   int ports = 1;               // effective_ports
-  std::vector<std::vector<int>> in;  // index -> in-neighbours (processor indices)
+  std::vector<std::vector<int>> in;   // index -> in-neighbours (processor indices)
+  std::vector<std::vector<int>> out;  // index -> out-neighbours (processor indices)
 };
 
 // Nothing unless every processor originates exactly one message whose targets are all the
@@ -84,9 +85,13 @@ std::optional<Layout> aab_layout(const Problem& problem) {
   }
   l.ports = effective_ports(problem);
   l.in.resize(l.P);
+  l.out.resize(l.P);
   for (int v = 0; v < l.P; ++v)
     for (const ChannelId ch : t.in_channels(l.node[v]))
-      if (const int u = l.index[t.channel(ch).from]; u >= 0) l.in[v].push_back(u);
+      if (const int u = l.index[t.channel(ch).from]; u >= 0) {
+        l.in[v].push_back(u);
+        l.out[u].push_back(v);
+      }
   return l;
 }
 
@@ -350,15 +355,21 @@ class Holders {
   std::vector<std::uint64_t> bits_;
 };
 
+// Which messages a receiver takes first among equally urgent ones: those that many of its
+// out-neighbours lack (it can pass them on next step: best on Kautz digraphs of degree 3
+// and more) or those that few lack (best on degree 2, where the receiver's own in-flow is
+// what runs short). The restarts alternate.
+enum class Forwarding { many_first, few_first };
+
 // Each step, every processor v matches its in-channels u -> v (processors u with a send
 // port left) to distinct messages that u holds and v lacks. Candidates of a channel in
 // priority order: first those no other in-neighbour of v holds (the channel is their only
-// way in this step), then those two hold, then the rest; within a level the rarest
-// messages (fewest holders, seeded ties) first. A maximum matching (augmenting paths over
+// way in this step), then those two hold, then the rest; within a level by the forwarding
+// preference, then the rarest messages (fewest holders, seeded ties) first. A maximum matching (augmenting paths over
 // the first min(k, channels) candidates of each channel, which loses no cardinality) then
 // fixes the step. Receptions take effect at the end of the step.
-std::optional<Plan> neighbour_gossip(const Layout& l, std::uint64_t seed, int step_limit,
-                                     const Budget& budget) {
+std::optional<Plan> neighbour_gossip(const Layout& l, Forwarding preference, std::uint64_t seed,
+                                     int step_limit, const Budget& budget) {
   const int P = l.P;
   Holders holders(P);
   const int W = holders.words();
@@ -414,6 +425,14 @@ std::optional<Plan> neighbour_gossip(const Layout& l, std::uint64_t seed, int st
         level[W + w] = c2 & ~c3;
         level[2 * W + w] = c3;
       }
+      // (level, forwarding value, rarity): the forwarding value counts v's out-neighbours
+      // that lack m, taken high first or low first as `preference` says.
+      auto candidate_key = [&](int lv, int m) -> std::uint64_t {
+        std::uint64_t lacking = 0;
+        for (const int y : l.out[v]) lacking += holders.has(y, m) ? 0 : 1;
+        const std::uint64_t forward = preference == Forwarding::many_first ? 0xffff - lacking : lacking;
+        return static_cast<std::uint64_t>(lv) << 48 | forward << 32 | rank[m];
+      };
       cand.assign(chans.size(), {});
       for (std::size_t i = 0; i < chans.size(); ++i) {
         const std::uint64_t* hu = holders.row(chans[i]);
@@ -423,7 +442,7 @@ std::optional<Plan> neighbour_gossip(const Layout& l, std::uint64_t seed, int st
           for (int w = 0; w < W; ++w)
             for (std::uint64_t x = hu[w] & level[lv * W + w]; x != 0; x &= x - 1) {
               const int m = w * 64 + std::countr_zero(x);
-              list.emplace_back(static_cast<std::uint64_t>(lv) << 32 | rank[m], m);
+              list.emplace_back(candidate_key(lv, m), m);
             }
           const std::size_t keep = std::min<std::size_t>(list.size(), limit);
           if (list.size() > keep) {
@@ -611,7 +630,8 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
   for (int attempt = 0; attempt < 64 && (!best || best->steps > target) && !restarts.expired();
        ++attempt) {
     const int limit = best ? best->steps - 1 : 4 * l.P;
-    consider(neighbour_gossip(l, mix(seed + attempt), limit, restarts));
+    const auto preference = attempt % 2 == 0 ? Forwarding::many_first : Forwarding::few_first;
+    consider(neighbour_gossip(l, preference, mix(seed + attempt), limit, restarts));
   }
   if (!best) return std::nullopt;
   Schedule s = to_schedule(problem, l, *best, seed);
