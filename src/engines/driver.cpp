@@ -13,9 +13,12 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/constructive.hpp"
+#include "ccsched/engines/gossip.hpp"
 #include "ccsched/engines/greedy.hpp"
+#include "ccsched/engines/grid_designs.hpp"
 #include "ccsched/engines/lns.hpp"
 #include "ccsched/engines/reduction.hpp"
+#include "ccsched/engines/relay_shop.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/engines/spread.hpp"
 #include "ccsched/engines/symmetric.hpp"
@@ -188,19 +191,40 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   // meets the bound the greedy schedule is not needed at all, which matters on large
   // networks (hypercube:10 AAS: greedy needs minutes, the design milliseconds).
   auto built = constructive_schedule(problem, paths);
-  // One-message broadcasts: the region broadcast (engines/spread.hpp) meets the informed-set
-  // bound on large tori and hypercubes in a second, where the searches below cost
-  // gigabytes (issue 14: torus:32x32 OAB, 3 GB and 30 s before).
+  auto keep_shorter = [&](std::optional<Schedule> s) {
+    if (s && (!built || s->steps < built->steps)) built = std::move(s);
+  };
   if (engine_name == "sat" || engine_name == "greedy") {
-    auto spread = region_broadcast(problem, paths, request.options.seed,
-                                   budget.sub(std::min(10.0, 0.2 * budget.remaining())));
-    if (spread && (!built || spread->steps < built->steps)) built = std::move(spread);
+    // Designs for large networks (issue 14), each nothing where it does not apply:
+    // one-message broadcasts by regions (engines/spread.hpp), all-to-all broadcasts by
+    // translation, gossip or ring pipelines (engines/gossip.hpp), all-to-all scatters by
+    // dimension-wise relays on rings, meshes and tori (engines/grid_designs.hpp). They
+    // meet or nearly meet the bound where the searches below cost gigabytes.
+    const Budget design_budget = budget.sub(std::min(10.0, 0.2 * budget.remaining()));
+    keep_shorter(region_broadcast(problem, paths, request.options.seed, design_budget));
+    keep_shorter(gossip_schedule(problem, request.options.seed, design_budget));
+    keep_shorter(grid_aas_schedule(problem));
+    // Scatters on other large direct networks (Kautz, faulty tori, ...): relayed hop by
+    // hop (engines/relay_shop.hpp). Below this size the window search polishes direct
+    // schedules further than relays reach, and it cannot start from a relayed one.
+    constexpr std::size_t kRelayShopMessages = 30000;
+    if (!built && problem.collective.messages.size() >= kRelayShopMessages)
+      keep_shorter(relay_scatter(problem, paths, request.options.seed, design_budget));
   }
   if (built && built->steps <= floor) {
     out.schedule = std::move(built);
+  } else if (built) {
+    // The greedy schedule rarely beats a design; on large networks it may not even finish
+    // in its share of the time, which then leaves the design in place.
+    try {
+      auto greedy = greedy_schedule(problem, paths, request.options.seed,
+                                    budget.sub(std::min(30.0, 0.3 * budget.remaining())));
+      out.schedule = greedy.steps <= built->steps ? std::move(greedy) : std::move(*built);
+    } catch (const Unsupported&) {
+      out.schedule = std::move(built);
+    }
   } else {
     out.schedule = greedy_schedule(problem, paths, request.options.seed, budget);
-    if (built && built->steps < out.schedule->steps) out.schedule = std::move(built);
   }
   if (settle("not proven optimal")) {
     relay_search(std::nullopt);
