@@ -421,40 +421,69 @@ void segment_channels(const Segment& s, const Layout& lay, const std::vector<Cha
   }
 }
 
-// k-port repair: the segments in the all-port order, each into the first step at or after
-// both its all-port step less `slack` and the step after its message's previous segment,
-// where its channels are free and its two end processors have a port left.
+// Channels and ports in use, step by step, for the first-fit placements below; rows are
+// added as later steps are reached.
+class Occupancy {
+ public:
+  Occupancy(int channels, int nodes, int ports)
+      : channels_(channels), nodes_(nodes), ports_(ports) {}
+
+  // The first step from `t` on where `path` is free and `from` can send and `to` receive;
+  // takes it.
+  std::size_t place(std::size_t t, NodeId from, NodeId to, const std::vector<ChannelId>& path) {
+    while (!fits(t, from, to, path)) ++t;
+    for (const ChannelId c : path) busy_[t * channels_ + c] = 1;
+    ++sends_[t * nodes_ + from];
+    ++receives_[t * nodes_ + to];
+    return t;
+  }
+  bool can_send(std::size_t t, NodeId v) {
+    row(t);
+    return sends_[t * nodes_ + v] < ports_;
+  }
+  bool can_receive(std::size_t t, NodeId v) {
+    row(t);
+    return receives_[t * nodes_ + v] < ports_;
+  }
+
+ private:
+  void row(std::size_t t) {
+    if (t < capacity_) return;
+    capacity_ = std::max(t + 1, capacity_ * 2);
+    busy_.resize(capacity_ * channels_, 0);
+    sends_.resize(capacity_ * nodes_, 0);
+    receives_.resize(capacity_ * nodes_, 0);
+  }
+  bool fits(std::size_t t, NodeId from, NodeId to, const std::vector<ChannelId>& path) {
+    if (!can_send(t, from) || !can_receive(t, to)) return false;
+    for (const ChannelId c : path)
+      if (busy_[t * channels_ + c]) return false;
+    return true;
+  }
+
+  int channels_, nodes_, ports_;
+  std::size_t capacity_ = 0;
+  std::vector<std::uint8_t> busy_, sends_, receives_;  // [step][channel], [step][node]
+};
+
+// k-port repair: the segments in the all-port order, each into the first step where its
+// channels are free and its two end processors have a port left, from `slack` steps
+// before its all-port step (holes left by earlier displacements get filled; a wider
+// window gains little and scans much longer) and after its message's previous segment.
 void list_schedule(std::vector<Segment>& segments, const Layout& lay, int ports,
-                   int channels, const std::vector<ChannelId>& link, int slack,
+                   int channels, const std::vector<ChannelId>& link,
                    std::size_t message_count) {
+  constexpr std::int32_t slack = 16;
   std::stable_sort(segments.begin(), segments.end(),
                    [](const Segment& a, const Segment& b) { return a.step < b.step; });
   std::vector<std::int32_t> last(message_count, 0);
-  std::vector<std::uint8_t> busy, sends, receives;  // [step][channel], [step][node]
-  std::size_t capacity = 0;
-  auto grow = [&](std::size_t step) {
-    if (step < capacity) return;
-    capacity = std::max(step + 1, capacity * 2);
-    busy.resize(capacity * channels, 0);
-    sends.resize(capacity * lay.nodes, 0);
-    receives.resize(capacity * lay.nodes, 0);
-  };
+  Occupancy used(channels, lay.nodes, ports);
   std::vector<ChannelId> path;
   for (Segment& s : segments) {
     segment_channels(s, lay, link, path);
-    const NodeId to = lay.move(s.from, s.dim, s.delta);
-    std::size_t t = std::max<std::int64_t>({1, last[s.message] + 1, s.step - slack});
-    while (true) {
-      grow(t);
-      bool ok = sends[t * lay.nodes + s.from] < ports && receives[t * lay.nodes + to] < ports;
-      for (std::size_t i = 0; ok && i < path.size(); ++i) ok = !busy[t * channels + path[i]];
-      if (ok) break;
-      ++t;
-    }
-    for (const ChannelId c : path) busy[t * channels + c] = 1;
-    ++sends[t * lay.nodes + s.from];
-    ++receives[t * lay.nodes + to];
-    s.step = static_cast<std::int32_t>(t);
+    const auto from = static_cast<std::size_t>(std::max(last[s.message] + 1, s.step - slack));
+    s.step = static_cast<std::int32_t>(
+        used.place(from, s.from, lay.move(s.from, s.dim, s.delta), path));
     last[s.message] = s.step;
   }
 }
@@ -471,15 +500,7 @@ std::vector<Segment> direct_schedule(const GridShape& shape, const Layout& lay,
   const int dims = static_cast<int>(lay.dims.size());
   std::vector<Segment> segments;
   segments.reserve(pairs.size() * dims);
-  std::vector<std::uint8_t> busy, sends, receives;
-  std::size_t capacity = 0;
-  auto grow = [&](std::size_t step) {
-    if (step < capacity) return;
-    capacity = std::max(step + 1, capacity * 2);
-    busy.resize(capacity * channels, 0);
-    sends.resize(capacity * lay.nodes, 0);
-    receives.resize(capacity * lay.nodes, 0);
-  };
+  Occupancy used(channels, lay.nodes, ports);
   // The first step at which a processor may still send (receive): they only grow.
   std::vector<std::size_t> send_from(lay.nodes, 1), receive_from(lay.nodes, 1);
   std::vector<ChannelId> path, part;
@@ -503,21 +524,10 @@ std::vector<Segment> direct_schedule(const GridShape& shape, const Layout& lay,
       parts.push_back(sg);
       at = lay.move(at, p, sg.delta);
     }
-    grow(std::max(send_from[origin], receive_from[target]));
-    while (sends[send_from[origin] * lay.nodes + origin] >= ports) grow(++send_from[origin]);
-    while (receives[receive_from[target] * lay.nodes + target] >= ports)
-      grow(++receive_from[target]);
-    std::size_t t = std::max(send_from[origin], receive_from[target]);
-    while (true) {
-      grow(t);
-      bool ok = sends[t * lay.nodes + origin] < ports && receives[t * lay.nodes + target] < ports;
-      for (std::size_t c = 0; ok && c < path.size(); ++c) ok = !busy[t * channels + path[c]];
-      if (ok) break;
-      ++t;
-    }
-    for (const ChannelId c : path) busy[t * channels + c] = 1;
-    ++sends[t * lay.nodes + origin];
-    ++receives[t * lay.nodes + target];
+    while (!used.can_send(send_from[origin], origin)) ++send_from[origin];
+    while (!used.can_receive(receive_from[target], target)) ++receive_from[target];
+    const std::size_t t =
+        used.place(std::max(send_from[origin], receive_from[target]), origin, target, path);
     for (Segment sg : parts) {
       sg.step = static_cast<std::int32_t>(t);
       segments.push_back(sg);
@@ -589,7 +599,7 @@ std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
       }
   const int channels = problem.topology.channel_count();
   if (model.ports && exceeds_ports(segments, lay, *model.ports))
-    list_schedule(segments, lay, *model.ports, channels, link, 0, messages.size());
+    list_schedule(segments, lay, *model.ports, channels, link, messages.size());
   if (model.ports && lay.nodes <= kDirectUpTo) {
     // Longest routes first (they are the hardest to fit), then by origin.
     std::vector<std::pair<NodeId, NodeId>> pairs;
