@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "ccsched/core/error.hpp"
-#include "ccsched/engines/engine.hpp"
 #include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
@@ -627,30 +626,50 @@ std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
     if (last_step(direct) < last_step(segments)) segments = std::move(direct);
   }
 
-  // Consecutive segments of one message in one step are one transfer (direct delivery).
-  std::vector<Transfer> transfers;
+  // Transfers in step order, steps renumbered densely (a dimension may idle between
+  // jobs; dropping an empty step keeps every rule, as in assemble_schedule, whose
+  // stable sort would need a second copy of two million transfers). Consecutive segments
+  // of one message in one step are one transfer (direct delivery), in dimension order.
+  std::sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
+    if (a.step != b.step) return a.step < b.step;
+    return a.message != b.message ? a.message < b.message : a.dim < b.dim;
+  });
+  Schedule schedule;
+  auto& transfers = schedule.transfers;
   transfers.reserve(segments.size());
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const Segment& s = segments[i];
-    const bool joined = i > 0 && segments[i - 1].message == s.message &&
-                        segments[i - 1].step == s.step;
-    if (!joined) {
-      Transfer t;
-      t.step = s.step;
-      t.path.push_back(s.from);
-      t.messages.push_back(s.message);
-      transfers.push_back(std::move(t));
+  Step previous = 0;
+  for (std::size_t i = 0; i < segments.size();) {
+    std::size_t end = i + 1;
+    std::size_t hops = std::abs(segments[i].delta);
+    while (end < segments.size() && segments[end].message == segments[i].message &&
+           segments[end].step == segments[i].step)
+      hops += std::abs(segments[end++].delta);
+    if (segments[i].step != previous) {
+      previous = segments[i].step;
+      ++schedule.steps;
     }
-    auto& path = transfers.back().path;
-    NodeId at = s.from;
-    for (int h = 0; h < std::abs(s.delta); ++h) {
-      at = lay.move(at, s.dim, s.delta > 0 ? 1 : -1);
-      path.push_back(at);
+    Transfer t;
+    t.step = schedule.steps;
+    t.messages.push_back(segments[i].message);
+    t.path.reserve(hops + 1);
+    t.path.push_back(segments[i].from);
+    for (; i < end; ++i) {
+      const Segment& sg = segments[i];
+      NodeId at = sg.from;
+      for (int h = 0; h < std::abs(sg.delta); ++h) {
+        at = lay.move(at, sg.dim, sg.delta > 0 ? 1 : -1);
+        t.path.push_back(at);
+      }
     }
+    transfers.push_back(std::move(t));
   }
   segments.clear();
   segments.shrink_to_fit();
-  return assemble_schedule(problem, std::move(transfers), "grid-design", 0);
+  schedule.topology = problem.topology;
+  schedule.collective = problem.collective;
+  schedule.model = problem.model;
+  schedule.solver = SolverInfo{"grid-design", 0, 0.0};
+  return schedule;
 }
 
 }  // namespace ccsched
