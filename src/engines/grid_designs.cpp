@@ -129,60 +129,68 @@ std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vect
 // The 1-D template of a ring or line of n processors: class {0} (no rounds) first, then
 // classes covering every nonzero cyclic offset once.
 //
-// Ring with n = 4m (the tiling of docs/ENGINES.md): offsets {d, n/2-d} and their
-// negatives for 1 <= d < n/4 in n/2 rounds (round s: clockwise arcs from s, s+d, s+n/2,
-// s+n/2+d of lengths d, n/2-d, d, n/2-d tile the ring; the counter-clockwise arcs mirror
-// them, shifted), {n/4, -n/4} in n/4 rounds (four arcs tile the ring), {n/2} in n/4 rounds (two
-// clockwise arcs from even starts, two counter-clockwise from odd ones). Every round uses
-// every channel, so the template takes n^2/8 rounds, the ring's channel-load bound. The
-// counter-clockwise arcs are the clockwise tiling reflected and shifted so that, for n >=
-// 8, no processor starts (or ends) two arcs of one round.
+// Even ring, n = 2h (the tiling of docs/ENGINES.md): offsets {d, h-d} and their
+// negatives for 1 <= d < h/2 in h rounds (round s: clockwise arcs from s, s+d, s+h,
+// s+h+d of lengths d, h-d, d, h-d tile the ring; a counter-clockwise tiling of the same
+// lengths, shifted so that no processor is in both), {h/2, -h/2} in h/2 rounds when h is
+// even (four arcs tile the ring each way), {h} in ceil(h/2) rounds (one pair of arcs each
+// way). Every round but the last of {h} (h odd) uses every channel, so the template takes
+// ceil(n^2/8) rounds, the ring's channel-load bound.
 //
-// Other rings pair d with floor(n/2)-d the same way and colour by first fit; a line takes
-// one class per offset c (clockwise intervals of length c, counter-clockwise of length
-// n-c), min(c, n-c) rounds each, floor(n^2/4) in all: the load of its middle link.
+// Odd rings pair d with floor(n/2)-d and colour by first fit; a line takes one class per
+// offset c (clockwise intervals of length c, counter-clockwise of length n-c),
+// min(c, n-c) rounds each, floor(n^2/4) in all: the load of its middle link.
 std::vector<OffsetClass> line_template(int n, bool wrap) {
   std::vector<OffsetClass> classes;
   classes.push_back({{0}, {}});
   if (n < 2) return classes;
   auto mod = [n](int x) { return ((x % n) + n) % n; };
-  if (wrap && n % 4 == 0) {
-    const int h = n / 2, q = n / 4;
-    for (int d = 1; d < q; ++d) {
+  if (wrap && n % 2 == 0 && n >= 4) {
+    const int h = n / 2;
+    for (int d = 1; 2 * d < h; ++d) {
       OffsetClass g{{d, h - d, n - d, h + d}, {}};
+      // The counter-clockwise tiling starts j after the clockwise one, so that its
+      // processors {s + j, s + j - d} (mod n/2) miss the clockwise {s, s + d}: j avoids
+      // 0, d and 2d (j = 2d + 1 when that is below n/2). Then no processor sends or
+      // receives twice in a round, and one port is enough.
+      int j = 2 * d + 1;
+      if (j >= h) {
+        j = 1;
+        while (j < h && (j == d || j == (2 * d) % h)) ++j;
+      }
       for (int s = 0; s < h; ++s) {
         std::vector<Arc> round;
         for (const int base : {s, s + h}) {
           round.push_back({mod(base), d});
           round.push_back({mod(base + d), h - d});
-          // The counter-clockwise tiling starts at x = s + 2d + 1, so that its processors
-          // {x, x - d} (mod n/2) miss the clockwise ones {s, s + d}: as 2d + 1 < n/2, no
-          // processor sends (or receives) twice in a round, one port is enough.
-          const int x = base + 2 * d + 1;
-          round.push_back({mod(x), -d});
-          round.push_back({mod(x - d), -(h - d)});
+          round.push_back({mod(base + j), -d});
+          round.push_back({mod(base + j - d), -(h - d)});
         }
         g.rounds.push_back(std::move(round));
       }
       classes.push_back(std::move(g));
     }
-    OffsetClass quarter{{q, n - q}, {}};
-    for (int s = 0; s < q; ++s) {
-      std::vector<Arc> round;
-      for (int i = 0; i < 4; ++i) {
-        round.push_back({mod(s + i * q), q});
-        round.push_back({mod(s + 1 + i * q), -q});  // one port apart when n/4 > 1
+    if (h % 2 == 0) {
+      const int q = h / 2;
+      OffsetClass quarter{{q, n - q}, {}};
+      for (int s = 0; s < q; ++s) {
+        std::vector<Arc> round;
+        for (int i = 0; i < 4; ++i) {
+          round.push_back({mod(s + i * q), q});
+          round.push_back({mod(s + 1 + i * q), -q});  // one port apart when n/4 > 1
+        }
+        quarter.rounds.push_back(std::move(round));
       }
-      quarter.rounds.push_back(std::move(round));
+      classes.push_back(std::move(quarter));
     }
-    classes.push_back(std::move(quarter));
+    // Offset n/2: the pairs {p, p + n/2} go clockwise for even p (arc_delta), one pair
+    // each way per round.
     OffsetClass half{{h}, {}};
-    for (int s = 0; s < q; ++s) {
+    for (int p = 0; p < h; p += 2) {
       std::vector<Arc> round;
-      for (const int start : {2 * s, 2 * s + h}) {
-        round.push_back({mod(start), arc_delta(n, true, mod(start), h)});
-        round.push_back({mod(start + 1), arc_delta(n, true, mod(start + 1), h)});
-      }
+      for (const int start : {p, p + 1})
+        if (start < h)
+          for (const int at : {start, start + h}) round.push_back({at, arc_delta(n, true, at, h)});
       half.rounds.push_back(std::move(round));
     }
     classes.push_back(std::move(half));
