@@ -14,6 +14,17 @@
 // transfers carry `blocks`, `send` and `recv` instead of `messages`, and the top-level
 // `messages` is written as [] (the reader takes it as absent or []). Which of the two
 // transfer shapes the reader expects follows the collective kind, read first.
+//
+// Scale (docs/RELIABILITY.md "Limits"): an AAS on 1,000 processors has about a million
+// messages and a million transfers, so neither side holds a JSON tree of the whole
+// document. The writer emits the small members through nlohmann and streams `messages` and
+// `transfers` element by element, in the same bytes. The reader runs nlohmann's SAX parser:
+// everything but the elements of the top-level `messages` and `transfers` arrays becomes a
+// (small) tree as before, and each of those elements becomes a tree of its own, converted
+// and dropped as soon as it closes. Conversion errors are held back until the document has
+// been read to the end and checked in the old order (JSON syntax, format, topology, ...,
+// messages, steps, transfers), so every message and its place are what the whole-tree
+// reader said.
 #include "ccsched/schedule/json.hpp"
 
 #include <fmt/core.h>
@@ -21,13 +32,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/topology/io.hpp"
@@ -41,10 +56,9 @@ using nlohmann::ordered_json;
 constexpr std::string_view kFormat = "ccsched-schedule/1";
 
 // In CollectiveKind order (the reader converts an index back into the kind).
-constexpr std::string_view kKindNames[] = {"OAB",    "AAB",    "OAS",       "AAS",
-                                           "AOG",    "MNB",    "MNS",       "PERM",
-                                           "CUSTOM", "REDUCE", "ALLREDUCE", "REDUCESCATTER",
-                                           "SCAN"};
+constexpr std::string_view kKindNames[] = {"OAB",       "AAB",           "OAS",  "AAS",    "AOG",
+                                           "MNB",       "MNS",           "PERM", "CUSTOM", "REDUCE",
+                                           "ALLREDUCE", "REDUCESCATTER", "SCAN"};
 static_assert(std::size(kKindNames) == static_cast<std::size_t>(CollectiveKind::SCAN) + 1);
 
 // The schedule module's own test for the four reduction kinds (problem.hpp has one too;
@@ -90,6 +104,19 @@ void emit(std::string& out, const ordered_json& v, int depth) {
 }
 
 // --- reading ----------------------------------------------------------------------------
+
+// The top-level `messages` and `transfers` arrays as the SAX pass converted them (see the
+// file comment). A flag is set when that array was streamed; the tree then holds it empty.
+struct StreamedArrays {
+  bool messages = false;
+  std::vector<Message> message_list;
+  std::exception_ptr message_error;  // the first element that did not convert
+  bool transfers = false;
+  std::optional<bool> transfers_reduction;  // the shape the elements were read as, if known
+  std::vector<Transfer> transfer_list;
+  std::exception_ptr transfer_error;
+  json pending_transfers = json::array();  // elements kept as trees while the shape was unknown
+};
 
 // Reads one document; every error names the source and the key path ("transfers[3].path[1]").
 class Reader {
@@ -168,18 +195,10 @@ class Reader {
     return std::string(v.type_name());
   }
 
-  Schedule read(std::string_view text) const {
-    json doc;
-    try {
-      doc = json::parse(text);
-    } catch (const json::exception& e) {
-      std::string what = e.what();
-      // "[json.exception.parse_error.101] parse error at line 1, ...": keep the human part.
-      if (const auto close = what.find("] ");
-          what.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
-        what = what.substr(close + 2);
-      fail("", "not valid JSON: " + what);
-    }
+  // The document once parsed: `doc` is the tree of everything but what was streamed; the
+  // elements of a streamed `messages` or `transfers` array are in `streamed`, already
+  // converted, with the first conversion error held back (see the file comment).
+  Schedule read(const json& doc, StreamedArrays& streamed) const {
     object(doc, "");
     const std::string format = string(member(doc, "", "format"), "format");
     if (format != kFormat)
@@ -195,10 +214,31 @@ class Reader {
       s.model.extra_hops = uncapped_extra_hops(s.topology);
     const bool reduction = reduction_kind(s.collective.kind);
     // A reduction has no messages (FORMATS.md "Reductions"): the key may be left out.
-    if (!reduction || doc.contains("messages"))
-      read_messages(array(member(doc, "", "messages"), "messages"), s.collective);
+    if (!reduction || doc.contains("messages")) {
+      const json& messages = array(member(doc, "", "messages"), "messages");
+      if (streamed.messages) {
+        if (streamed.message_error) std::rethrow_exception(streamed.message_error);
+        s.collective.messages = std::move(streamed.message_list);
+      } else {
+        read_messages(messages, s.collective);
+      }
+    }
     s.steps = count(member(doc, "", "steps"), "steps");
-    read_transfers(array(member(doc, "", "transfers"), "transfers"), reduction, s.transfers);
+    const json& transfers = array(member(doc, "", "transfers"), "transfers");
+    if (streamed.transfers) {
+      // An array that arrived before the collective said which shape to expect was kept as
+      // trees (a document written in another key order); it is converted now.
+      if (!streamed.transfers_reduction) {
+        read_transfers(streamed.pending_transfers, 0, reduction, s.transfers);
+      } else if (*streamed.transfers_reduction != reduction) {
+        fail("collective", "given twice, with kinds whose transfers differ in shape");
+      } else {
+        if (streamed.transfer_error) std::rethrow_exception(streamed.transfer_error);
+        s.transfers = std::move(streamed.transfer_list);
+      }
+    } else {
+      read_transfers(transfers, 0, reduction, s.transfers);
+    }
     if (const auto it = doc.find("lower_bound"); it != doc.end() && !it->is_null())
       s.lower_bound = count(*it, "lower_bound");
     if (const auto it = doc.find("optimal"); it != doc.end()) s.optimal = boolean(*it, "optimal");
@@ -281,39 +321,46 @@ class Reader {
 
   void read_messages(const json& v, Collective& c) const {
     c.messages.reserve(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const std::string path = sub("messages", i);
-      const json& m = object(v[i], path);
-      Message msg;
-      msg.id = id(member(m, path, "id"), sub(path, "id"));
-      msg.origin = id(member(m, path, "origin"), sub(path, "origin"));
-      msg.targets = ids(member(m, path, "targets"), sub(path, "targets"));
-      c.messages.push_back(std::move(msg));
-    }
+    for (std::size_t i = 0; i < v.size(); ++i) c.messages.push_back(read_message(v[i], i));
+  }
+
+  Message read_message(const json& v, std::size_t i) const {
+    const std::string path = sub("messages", i);
+    const json& m = object(v, path);
+    Message msg;
+    msg.id = id(member(m, path, "id"), sub(path, "id"));
+    msg.origin = id(member(m, path, "origin"), sub(path, "origin"));
+    msg.targets = ids(member(m, path, "targets"), sub(path, "targets"));
+    return msg;
+  }
+
+  // Elements of `transfers` from index `first` on (a streamed array's held-back ones).
+  void read_transfers(const json& v, std::size_t first, bool reduction,
+                      std::vector<Transfer>& out) const {
+    out.reserve(out.size() + v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+      out.push_back(read_transfer(v[i], first + i, reduction));
   }
 
   // A message transfer has `messages`; a reduction transfer has `blocks`, `send` and
   // `recv`, and `messages` only if the document says so (the verifier reports a
   // reduction transfer that carries messages, rule R1).
-  void read_transfers(const json& v, bool reduction, std::vector<Transfer>& out) const {
-    out.reserve(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const std::string path = sub("transfers", i);
-      const json& t = object(v[i], path);
-      Transfer tr;
-      tr.step = count(member(t, path, "step"), sub(path, "step"));
-      tr.path = ids(member(t, path, "path"), sub(path, "path"));
-      if (!reduction || t.contains("messages"))
-        tr.messages = ids(member(t, path, "messages"), sub(path, "messages"));
-      if (reduction) {
-        tr.blocks = ids(member(t, path, "blocks"), sub(path, "blocks"));
-        tr.send = second_of(t, path, "send", "input", "acc") ? ReductionSend::acc
-                                                             : ReductionSend::input;
-        tr.recv = second_of(t, path, "recv", "reduce", "copy") ? ReductionRecv::copy
-                                                               : ReductionRecv::reduce;
-      }
-      out.push_back(std::move(tr));
+  Transfer read_transfer(const json& v, std::size_t i, bool reduction) const {
+    const std::string path = sub("transfers", i);
+    const json& t = object(v, path);
+    Transfer tr;
+    tr.step = count(member(t, path, "step"), sub(path, "step"));
+    tr.path = ids(member(t, path, "path"), sub(path, "path"));
+    if (!reduction || t.contains("messages"))
+      tr.messages = ids(member(t, path, "messages"), sub(path, "messages"));
+    if (reduction) {
+      tr.blocks = ids(member(t, path, "blocks"), sub(path, "blocks"));
+      tr.send =
+          second_of(t, path, "send", "input", "acc") ? ReductionSend::acc : ReductionSend::input;
+      tr.recv = second_of(t, path, "recv", "reduce", "copy") ? ReductionRecv::copy
+                                                             : ReductionRecv::reduce;
     }
+    return tr;
   }
 
   // A key whose value is one of two words: false for `first`, true for `second`.
@@ -345,12 +392,398 @@ class Reader {
   std::string where_;
 };
 
+// Adds a value where a tree builder is: the root when nothing is open, else the end of the
+// innermost open array or the member `key` of the innermost open object (a repeated key:
+// the last value wins, as in nlohmann's own builder). Returns where it went, which stays
+// valid while it is the innermost open container (nlohmann builds its trees the same way).
+json* put_value(json& root, const std::vector<json*>& open, const std::string& key, json&& v) {
+  if (open.empty()) {
+    root = std::move(v);
+    return &root;
+  }
+  json& top = *open.back();
+  if (top.is_array()) {
+    top.push_back(std::move(v));
+    return &top.back();
+  }
+  json& slot = top[key];
+  slot = std::move(v);
+  return &slot;
+}
+
+// One JSON event of an element of a streamed array (SchedulePass), kept until the element
+// closes. Strings (keys and string values) live in the pass's pool, by index.
+struct Token {
+  enum class Kind : std::uint8_t {
+    begin_object,
+    end_object,
+    begin_array,
+    end_array,
+    key,
+    null,
+    boolean,
+    integer,
+    unsigned_integer,
+    floating,
+    string
+  };
+  Kind kind;
+  bool flag = false;  // boolean
+  std::int64_t integer = 0;
+  std::uint64_t unsigned_integer = 0;
+  double floating = 0;
+  std::size_t text = 0;  // key, string: index into the string pool
+};
+
+// The SAX side of the reader: builds the tree of the document event by event, except for
+// the elements of the top-level `messages` and `transfers` arrays. Each of those is kept as
+// a list of events until it closes, then converted at once: directly when it has exactly
+// the shape the writer gives it (the common case, no tree built), else through a tree and
+// the Reader's own conversion, which gives every error and every tolerance (unknown keys,
+// repeated keys) exactly as for a document read whole. nlohmann's parser calls these
+// members by name (its json_sax concept); returning false stops it.
+class SchedulePass {
+ public:
+  SchedulePass(const Reader& reader, json& root, StreamedArrays& streamed)
+      : reader_(reader), root_(root), streamed_(streamed) {}
+
+  const std::string& syntax_error() const { return syntax_error_; }
+
+  bool null() { return in_element() ? token({Token::Kind::null}) : value(nullptr); }
+  bool boolean(bool v) {
+    return in_element() ? token({.kind = Token::Kind::boolean, .flag = v}) : value(v);
+  }
+  bool number_integer(json::number_integer_t v) {
+    return in_element() ? token({.kind = Token::Kind::integer, .integer = v}) : value(v);
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return in_element() ? token({.kind = Token::Kind::unsigned_integer, .unsigned_integer = v})
+                        : value(v);
+  }
+  bool number_float(json::number_float_t v, const std::string& /*text*/) {
+    return in_element() ? token({.kind = Token::Kind::floating, .floating = v}) : value(v);
+  }
+  bool string(std::string& v) {
+    if (!in_element()) return value(std::move(v));
+    return token({.kind = Token::Kind::string, .text = pool(v)});
+  }
+  bool binary(json::binary_t& v) { return in_element() ? token({Token::Kind::null}) : value(v); }
+
+  bool start_object(std::size_t /*size*/) {
+    return in_element() ? token({Token::Kind::begin_object}) : open(json::object());
+  }
+  bool start_array(std::size_t /*size*/) {
+    if (in_element()) return token({Token::Kind::begin_array});
+    // The top-level `messages` or `transfers` array: its elements are streamed.
+    if (stack_.size() == 1 && stack_.back()->is_object() &&
+        (key_ == "messages" || key_ == "transfers")) {
+      (*stack_.back())[key_] = json::array();  // present and an array, for the Reader's checks
+      element_ = key_ == "messages" ? Element::message : Element::transfer;
+      index_ = 0;
+      begin_array();
+      return true;
+    }
+    return open(json::array());
+  }
+  bool key(std::string& k) {
+    if (in_element()) return token({.kind = Token::Kind::key, .text = pool(k)});
+    key_ = std::move(k);
+    return true;
+  }
+  bool end_object() { return in_element() ? token({Token::Kind::end_object}) : close(); }
+  bool end_array() {
+    if (in_element() && depth_ > 0) return token({Token::Kind::end_array});
+    if (in_element()) {  // the streamed array ends
+      element_ = Element::none;
+      return true;
+    }
+    return close();
+  }
+
+  template <typename Exception>
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const Exception& e) {
+    syntax_error_ = e.what();
+    return false;
+  }
+
+ private:
+  enum class Element { none, message, transfer };
+
+  bool in_element() const { return element_ != Element::none; }
+
+  // A new array replaces an earlier one under the same key (the last value of a repeated
+  // key wins, as in nlohmann's own tree builder).
+  void begin_array() {
+    if (element_ == Element::message) {
+      streamed_.messages = true;
+      streamed_.message_list.clear();
+      streamed_.message_error = nullptr;
+      return;
+    }
+    streamed_.transfers = true;
+    streamed_.transfer_list.clear();
+    streamed_.transfer_error = nullptr;
+    streamed_.pending_transfers = json::array();
+    streamed_.transfers_reduction = reduction_known();
+  }
+
+  // Whether the collective read so far is a reduction, if its kind can be told yet.
+  std::optional<bool> reduction_known() const {
+    const auto it = root_.find("collective");
+    if (it == root_.end() || !it->is_object()) return std::nullopt;
+    const auto kind = it->find("kind");
+    if (kind == it->end() || !kind->is_string()) return std::nullopt;
+    std::string upper = kind->get<std::string>();
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+    const auto* found = std::find(std::begin(kKindNames), std::end(kKindNames), upper);
+    if (found == std::end(kKindNames)) return std::nullopt;
+    return reduction_kind(static_cast<CollectiveKind>(found - std::begin(kKindNames)));
+  }
+
+  // --- the document's tree (everything but the streamed elements) ---
+
+  json* put(json&& v) { return put_value(root_, stack_, key_, std::move(v)); }
+  template <typename V>
+  bool value(V&& v) {
+    put(json(std::forward<V>(v)));
+    return true;
+  }
+  bool open(json&& container) {
+    stack_.push_back(put(std::move(container)));
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  // --- the elements of a streamed array ---
+
+  std::size_t pool(std::string& s) {
+    if (strings_used_ == strings_.size()) strings_.emplace_back();
+    strings_[strings_used_].swap(s);
+    return strings_used_++;
+  }
+
+  bool token(Token t) {
+    tokens_.push_back(t);
+    if (t.kind == Token::Kind::begin_object || t.kind == Token::Kind::begin_array) ++depth_;
+    if (t.kind == Token::Kind::end_object || t.kind == Token::Kind::end_array) --depth_;
+    if (depth_ == 0 && t.kind != Token::Kind::key) element_done();
+    return true;
+  }
+
+  // One element is complete: convert it (once an element has failed, the rest of the array
+  // is only parsed, for a syntax error that would come first).
+  void element_done() {
+    const std::size_t i = index_++;
+    if (element_ == Element::message) {
+      if (!streamed_.message_error) {
+        try {
+          Message m;
+          if (!quick_message(m)) m = reader_.read_message(tree(), i);
+          streamed_.message_list.push_back(std::move(m));
+        } catch (const InvalidInput&) {
+          streamed_.message_error = std::current_exception();
+        }
+      }
+    } else if (!streamed_.transfers_reduction) {
+      streamed_.pending_transfers.push_back(tree());
+    } else if (!streamed_.transfer_error) {
+      try {
+        Transfer t;
+        if (!quick_transfer(t, *streamed_.transfers_reduction))
+          t = reader_.read_transfer(tree(), i, *streamed_.transfers_reduction);
+        streamed_.transfer_list.push_back(std::move(t));
+      } catch (const InvalidInput&) {
+        streamed_.transfer_error = std::current_exception();
+      }
+    }
+    tokens_.clear();
+    strings_used_ = 0;
+  }
+
+  // The element as a tree, for the Reader's conversion. Built with an explicit stack, as
+  // nlohmann builds its own: an element nested a million deep must not exhaust the stack.
+  json tree() const {
+    json out;
+    std::vector<json*> open;
+    std::string key;
+    const auto put = [&](json&& v) { return put_value(out, open, key, std::move(v)); };
+    for (const Token& t : tokens_) {
+      switch (t.kind) {
+        case Token::Kind::begin_object:
+          open.push_back(put(json::object()));
+          break;
+        case Token::Kind::begin_array:
+          open.push_back(put(json::array()));
+          break;
+        case Token::Kind::end_object:
+        case Token::Kind::end_array:
+          open.pop_back();
+          break;
+        case Token::Kind::key:
+          key = strings_[t.text];
+          break;
+        case Token::Kind::boolean:
+          put(t.flag);
+          break;
+        case Token::Kind::integer:
+          put(t.integer);
+          break;
+        case Token::Kind::unsigned_integer:
+          put(t.unsigned_integer);
+          break;
+        case Token::Kind::floating:
+          put(t.floating);
+          break;
+        case Token::Kind::string:
+          put(json(strings_[t.text]));
+          break;
+        case Token::Kind::null:
+          put(nullptr);
+          break;
+      }
+    }
+    return out;
+  }
+
+  // The quick conversions accept only what the Reader would read the same way: an object
+  // whose keys are the expected ones, each once, with values of the expected type in range.
+  // Anything else (an unknown or repeated key, a wrong type) returns false, and the Reader
+  // decides. `at` walks the tokens.
+  static bool quick_int(const Token& t, std::int64_t lo, std::int32_t& out) {
+    std::int64_t x = 0;
+    if (t.kind == Token::Kind::integer)
+      x = t.integer;
+    else if (t.kind == Token::Kind::unsigned_integer &&
+             t.unsigned_integer <=
+                 static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+      x = static_cast<std::int64_t>(t.unsigned_integer);
+    else
+      return false;
+    if (x < lo || x > std::numeric_limits<std::int32_t>::max()) return false;
+    out = static_cast<std::int32_t>(x);
+    return true;
+  }
+  bool quick_ids(std::size_t& at, std::vector<std::int32_t>& out) const {
+    if (tokens_[at++].kind != Token::Kind::begin_array) return false;
+    while (tokens_[at].kind != Token::Kind::end_array) {
+      std::int32_t x = 0;
+      if (!quick_int(tokens_[at++], std::numeric_limits<std::int32_t>::min(), x)) return false;
+      out.push_back(x);
+    }
+    ++at;
+    return true;
+  }
+  // One of two words: 0 for `first`, 1 for `second`, -1 for anything else.
+  int quick_word(const Token& t, std::string_view first, std::string_view second) const {
+    if (t.kind != Token::Kind::string) return -1;
+    const std::string& word = strings_[t.text];
+    return word == first ? 0 : word == second ? 1 : -1;
+  }
+
+  bool quick_message(Message& m) const {
+    if (tokens_.front().kind != Token::Kind::begin_object) return false;
+    unsigned seen = 0;  // bit per key: id, origin, targets
+    std::size_t at = 1;
+    while (tokens_[at].kind != Token::Kind::end_object) {
+      const std::string& k = strings_[tokens_[at++].text];
+      const unsigned bit = k == "id" ? 1U : k == "origin" ? 2U : k == "targets" ? 4U : 0U;
+      if (bit == 0 || (seen & bit) != 0) return false;
+      seen |= bit;
+      const std::int64_t lo = std::numeric_limits<std::int32_t>::min();
+      if (bit == 1U   ? !quick_int(tokens_[at++], lo, m.id)
+          : bit == 2U ? !quick_int(tokens_[at++], lo, m.origin)
+                      : !quick_ids(at, m.targets))
+        return false;
+    }
+    return seen == 7U;
+  }
+
+  bool quick_transfer(Transfer& t, bool reduction) const {
+    if (tokens_.front().kind != Token::Kind::begin_object) return false;
+    enum : unsigned { step = 1, path = 2, messages = 4, blocks = 8, send = 16, recv = 32 };
+    unsigned seen = 0;
+    std::size_t at = 1;
+    while (tokens_[at].kind != Token::Kind::end_object) {
+      const std::string& k = strings_[tokens_[at++].text];
+      const unsigned bit = k == "step"       ? step
+                           : k == "path"     ? path
+                           : k == "messages" ? messages
+                           : !reduction      ? 0U
+                           : k == "blocks"   ? blocks
+                           : k == "send"     ? send
+                           : k == "recv"     ? recv
+                                             : 0U;
+      if (bit == 0 || (seen & bit) != 0) return false;
+      seen |= bit;
+      bool ok = true;
+      if (bit == step) {
+        ok = quick_int(tokens_[at++], 0, t.step);
+      } else if (bit == path) {
+        ok = quick_ids(at, t.path);
+      } else if (bit == messages) {
+        ok = quick_ids(at, t.messages);
+      } else if (bit == blocks) {
+        ok = quick_ids(at, t.blocks);
+      } else if (bit == send) {
+        const int w = quick_word(tokens_[at++], "input", "acc");
+        ok = w >= 0;
+        t.send = w == 1 ? ReductionSend::acc : ReductionSend::input;
+      } else {
+        const int w = quick_word(tokens_[at++], "reduce", "copy");
+        ok = w >= 0;
+        t.recv = w == 1 ? ReductionRecv::copy : ReductionRecv::reduce;
+      }
+      if (!ok) return false;
+    }
+    const unsigned needed =
+        reduction ? (step | path | blocks | send | recv) : (step | path | messages);
+    return (seen & needed) == needed;
+  }
+
+  const Reader& reader_;
+  json& root_;
+  StreamedArrays& streamed_;
+  std::vector<json*> stack_;  // open containers of the document's tree
+  std::string key_;
+  Element element_ = Element::none;
+  std::size_t index_ = 0;             // of the current element in its array
+  std::vector<Token> tokens_;         // the current element's events
+  int depth_ = 0;                     // containers open in the current element
+  std::vector<std::string> strings_;  // its keys and strings (reused, hence the count)
+  std::size_t strings_used_ = 0;
+  std::string syntax_error_;
+};
+
+// Parses `input` (anything nlohmann's sax_parse takes) and reads the schedule in it.
+template <typename Input>
+Schedule read_document(Input&& input, std::string_view where) {
+  const Reader reader(where);
+  json doc;
+  StreamedArrays streamed;
+  SchedulePass pass(reader, doc, streamed);
+  if (!json::sax_parse(std::forward<Input>(input), &pass)) {
+    std::string what = pass.syntax_error();
+    // "[json.exception.parse_error.101] parse error at line 1, ...": keep the human part.
+    if (const auto close = what.find("] ");
+        what.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
+      what = what.substr(close + 2);
+    reader.fail("", "not valid JSON: " + what);
+  }
+  return reader.read(doc, streamed);
+}
+
 }  // namespace
 
-std::string write_schedule_json(const Schedule& s) {
-  ordered_json doc;
-  doc["format"] = kFormat;
-  doc["topology"] = ordered_json::parse(write_topology(s.topology, TopologyFormat::json));
+void write_schedule_json(const Schedule& s, std::ostream& os) {
+  // The small members as a tree, written by emit() as they always were.
+  ordered_json head;
+  head["format"] = kFormat;
+  head["topology"] = ordered_json::parse(write_topology(s.topology, TopologyFormat::json));
 
   ordered_json collective;
   collective["kind"] = kind_text(s.collective.kind);
@@ -358,7 +791,7 @@ std::string write_schedule_json(const Schedule& s) {
   collective["receivers"] = s.collective.receivers;
   const bool reduction = reduction_kind(s.collective.kind);
   if (reduction) collective["blocks"] = s.collective.blocks;
-  doc["collective"] = std::move(collective);
+  head["collective"] = std::move(collective);
 
   ordered_json model;
   if (s.model.ports)
@@ -369,55 +802,113 @@ std::string write_schedule_json(const Schedule& s) {
   model["routing"] = s.model.routing == Routing::minimal ? "minimal" : "nonminimal";
   model["combining"] = s.model.combining;
   if (s.model.routing == Routing::nonminimal) model["extra_hops"] = s.model.extra_hops;
-  doc["model"] = std::move(model);
+  head["model"] = std::move(model);
 
-  ordered_json messages = ordered_json::array();
-  for (const auto& m : s.collective.messages) {
-    ordered_json j;
-    j["id"] = m.id;
-    j["origin"] = m.origin;
-    j["targets"] = m.targets;
-    messages.push_back(std::move(j));
-  }
-  doc["messages"] = std::move(messages);
-  doc["steps"] = s.steps;
-
-  ordered_json transfers = ordered_json::array();
-  for (const auto& t : s.transfers) {
-    ordered_json j;
-    j["step"] = t.step;
-    j["path"] = t.path;
-    // A reduction transfer is written as FORMATS.md shows it; messages only if it has some
-    // (an invalid transfer is written as it is, for the verifier to report).
-    if (!reduction || !t.messages.empty()) j["messages"] = t.messages;
-    if (reduction) {
-      j["blocks"] = t.blocks;
-      j["send"] = to_string(t.send);
-      j["recv"] = to_string(t.recv);
-    }
-    transfers.push_back(std::move(j));
-  }
-  doc["transfers"] = std::move(transfers);
-  if (s.lower_bound) doc["lower_bound"] = *s.lower_bound;
-  doc["optimal"] = s.optimal;
-  if (s.optimal_within) doc["optimal_within"] = *s.optimal_within;
-  if (s.direct_delivery_bound) doc["direct_delivery_bound"] = *s.direct_delivery_bound;
+  ordered_json tail;
+  if (s.lower_bound) tail["lower_bound"] = *s.lower_bound;
+  tail["optimal"] = s.optimal;
+  if (s.optimal_within) tail["optimal_within"] = *s.optimal_within;
+  if (s.direct_delivery_bound) tail["direct_delivery_bound"] = *s.direct_delivery_bound;
   if (s.solver) {
     ordered_json solver;
     solver["engine"] = s.solver->engine;
     solver["seed"] = s.solver->seed;
     solver["seconds"] = s.solver->seconds;
-    doc["solver"] = std::move(solver);
+    tail["solver"] = std::move(solver);
   }
 
+  // The output goes to the stream in pieces of about a megabyte.
   std::string out;
-  emit(out, doc, 0);
-  out += "\n";
-  return out;
+  const auto drain = [&](bool always) {
+    if (!always && out.size() < (std::size_t{1} << 20)) return;
+    os.write(out.data(), static_cast<std::streamsize>(out.size()));
+    out.clear();
+  };
+  bool first_member = true;
+  const auto member = [&](std::string_view key) {
+    out += first_member ? "{\n  \"" : ",\n  \"";
+    first_member = false;
+    out += key;
+    out += "\": ";
+  };
+  const auto members = [&](const ordered_json& obj) {
+    for (const auto& [key, value] : obj.items()) {
+      member(key);
+      emit(out, value, 1);
+    }
+  };
+  // An array of objects as emit() lays it out at this depth: one compact element a line.
+  const auto streamed_array = [&](std::size_t n, const auto& element) {
+    if (n == 0) {
+      out += "[]";
+      return;
+    }
+    out += "[\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      out += "    ";
+      element(i);
+      out += i + 1 < n ? ",\n" : "\n";
+      drain(false);
+    }
+    out += "  ]";
+  };
+  // `[1,2,3]`, as nlohmann dumps an array of integers.
+  const auto int_list = [&](const std::vector<std::int32_t>& v) {
+    out += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i > 0) out += ',';
+      fmt::format_to(std::back_inserter(out), "{}", v[i]);
+    }
+    out += ']';
+  };
+
+  members(head);
+  member("messages");
+  streamed_array(s.collective.messages.size(), [&](std::size_t i) {
+    const Message& m = s.collective.messages[i];
+    fmt::format_to(std::back_inserter(out), "{{\"id\":{},\"origin\":{},\"targets\":", m.id,
+                   m.origin);
+    int_list(m.targets);
+    out += '}';
+  });
+  member("steps");
+  fmt::format_to(std::back_inserter(out), "{}", s.steps);
+  member("transfers");
+  streamed_array(s.transfers.size(), [&](std::size_t i) {
+    const Transfer& t = s.transfers[i];
+    fmt::format_to(std::back_inserter(out), "{{\"step\":{},\"path\":", t.step);
+    int_list(t.path);
+    // A reduction transfer is written as FORMATS.md shows it; messages only if it has some
+    // (an invalid transfer is written as it is, for the verifier to report).
+    if (!reduction || !t.messages.empty()) {
+      out += ",\"messages\":";
+      int_list(t.messages);
+    }
+    if (reduction) {
+      out += ",\"blocks\":";
+      int_list(t.blocks);
+      fmt::format_to(std::back_inserter(out), ",\"send\":\"{}\",\"recv\":\"{}\"", to_string(t.send),
+                     to_string(t.recv));
+    }
+    out += '}';
+  });
+  members(tail);
+  out += "\n}\n";
+  drain(true);
+}
+
+std::string write_schedule_json(const Schedule& s) {
+  std::ostringstream out;
+  write_schedule_json(s, out);
+  return std::move(out).str();
 }
 
 Schedule read_schedule_json(std::string_view text, std::string_view where) {
-  return Reader(where).read(text);
+  return read_document(text, where);
+}
+
+Schedule read_schedule_json(std::istream& in, std::string_view where) {
+  return read_document(in, where);
 }
 
 Schedule read_schedule_file(const std::string& path) {
@@ -425,10 +916,10 @@ Schedule read_schedule_file(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) throw InvalidInput("is a directory", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidInput("cannot open file", path);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  // Read as a stream: a million-transfer document is never in memory as text (file comment).
+  Schedule s = read_document(in, path);
   if (in.bad()) throw InvalidInput("cannot read file", path);
-  return read_schedule_json(buffer.str(), path);
+  return s;
 }
 
 }  // namespace ccsched

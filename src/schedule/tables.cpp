@@ -42,7 +42,6 @@
 namespace ccsched {
 namespace {
 
-
 bool valid_node(const Topology& t, NodeId n) { return n >= 0 && n < t.node_count(); }
 
 std::string node_name(const Topology& t, NodeId n) {
@@ -350,7 +349,8 @@ std::string hop_text(const Topology& t, const std::vector<NodeId>& path) {
   std::string out = fmt::format("{} -> {}", node_name(t, path.front()), node_name(t, path.back()));
   std::vector<std::string> through;
   for (std::size_t j = 1; j + 1 < path.size(); ++j)
-    if (!valid_node(t, path[j]) || t.is_processor(path[j])) through.push_back(node_name(t, path[j]));
+    if (!valid_node(t, path[j]) || t.is_processor(path[j]))
+      through.push_back(node_name(t, path[j]));
   if (!through.empty()) out += fmt::format(" via {}", fmt::join(through, ","));
   return out;
 }
@@ -528,19 +528,29 @@ std::string format_schedule_table(const Schedule& s, TableLayout layout) {
 
 std::vector<StepUtilisation> channel_utilisation(const Schedule& s) {
   const Topology& t = s.topology;
-  std::vector<std::unordered_set<ChannelId>> used(static_cast<std::size_t>(std::max(s.steps, 0)));
-  for (const auto& tr : s.transfers) {
-    if (tr.step < 1 || tr.step > s.steps) continue;
+  // A channel counts once per step: `seen[c]` is the last step that counted it, and the
+  // transfers are visited step by step (a stable sort of indices).
+  std::vector<int> order;
+  for (int i = 0; i < static_cast<int>(s.transfers.size()); ++i)
+    if (s.transfers[i].step >= 1 && s.transfers[i].step <= s.steps) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return s.transfers[a].step < s.transfers[b].step; });
+  std::vector<int> used(static_cast<std::size_t>(std::max(s.steps, 0)), 0);
+  std::vector<Step> seen(static_cast<std::size_t>(t.channel_count()), 0);
+  for (const int i : order) {
+    const auto& tr = s.transfers[i];
     for (std::size_t j = 0; j + 1 < tr.path.size(); ++j) {
       if (!valid_node(t, tr.path[j]) || !valid_node(t, tr.path[j + 1])) continue;
-      if (const auto c = t.find_channel(tr.path[j], tr.path[j + 1]))
-        used[static_cast<std::size_t>(tr.step - 1)].insert(*c);
+      const auto c = t.find_channel(tr.path[j], tr.path[j + 1]);
+      if (!c || seen[*c] == tr.step) continue;
+      seen[*c] = tr.step;
+      ++used[static_cast<std::size_t>(tr.step - 1)];
     }
   }
   std::vector<StepUtilisation> out;
+  out.reserve(used.size());
   for (int st = 1; st <= s.steps; ++st)
-    out.push_back(
-        {st, static_cast<int>(used[static_cast<std::size_t>(st - 1)].size()), t.channel_count()});
+    out.push_back({st, used[static_cast<std::size_t>(st - 1)], t.channel_count()});
   return out;
 }
 
@@ -557,6 +567,122 @@ std::string format_utilisation(const Schedule& s) {
       "total: {}/{} channel-steps ({:.1f} %)\n", used, available,
       available == 0 ? 0.0 : 100.0 * static_cast<double>(used) / static_cast<double>(available));
   return out;
+}
+
+bool table_within(const Schedule& s, long long max_transfers) {
+  if (max_transfers <= 0) return true;
+  return static_cast<long long>(s.transfers.size()) <= max_transfers &&
+         static_cast<long long>(s.steps) <= max_transfers;
+}
+
+std::string format_schedule_overview(const Schedule& s) {
+  const Topology& t = s.topology;
+  // Transfers by step (a stable sort of indices), so each step is one run; arrays indexed
+  // by node or channel are stamped with the run's number instead of being cleared.
+  std::vector<int> order(s.transfers.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return s.transfers[a].step < s.transfers[b].step; });
+  struct Row {
+    Step first = 0, last = 0;
+    long long transfers = 0;
+    int channels = 0;  // the most used in one step of the row
+    long long channel_steps = 0;
+    int busiest_sender = 0, busiest_receiver = 0, longest = 0;
+    // Adds a later step's figures: sums of transfers, maxima of the rest.
+    void absorb(const Row& x) {
+      last = x.last;
+      transfers += x.transfers;
+      channels = std::max(channels, x.channels);
+      channel_steps += x.channel_steps;
+      busiest_sender = std::max(busiest_sender, x.busiest_sender);
+      busiest_receiver = std::max(busiest_receiver, x.busiest_receiver);
+      longest = std::max(longest, x.longest);
+    }
+  };
+  std::vector<Row> steps;
+  std::vector<int> channel_stamp(static_cast<std::size_t>(t.channel_count()), -1);
+  std::vector<int> send_stamp(static_cast<std::size_t>(t.node_count()), -1);
+  std::vector<int> recv_stamp(send_stamp), sends(send_stamp.size()), recvs(send_stamp.size());
+  for (std::size_t at = 0; at < order.size();) {
+    const Step st = s.transfers[order[at]].step;
+    const int run = static_cast<int>(steps.size());
+    Row row{.first = st, .last = st};
+    for (; at < order.size() && s.transfers[order[at]].step == st; ++at) {
+      const auto& p = s.transfers[order[at]].path;
+      ++row.transfers;
+      row.longest = std::max(row.longest, static_cast<int>(p.size()) - 1);
+      for (std::size_t j = 0; j + 1 < p.size(); ++j) {
+        if (!valid_node(t, p[j]) || !valid_node(t, p[j + 1])) continue;
+        const auto c = t.find_channel(p[j], p[j + 1]);
+        if (!c || channel_stamp[*c] == run) continue;
+        channel_stamp[*c] = run;
+        ++row.channels;
+      }
+      if (p.empty()) continue;
+      const auto count = [&](NodeId v, std::vector<int>& stamp, std::vector<int>& n, int& most) {
+        if (!valid_node(t, v)) return;
+        if (stamp[v] != run) {
+          stamp[v] = run;
+          n[v] = 0;
+        }
+        most = std::max(most, ++n[v]);
+      };
+      count(p.front(), send_stamp, sends, row.busiest_sender);
+      count(p.back(), recv_stamp, recvs, row.busiest_receiver);
+    }
+    row.channel_steps = row.channels;
+    steps.push_back(row);
+  }
+  // Past 1,000 steps in use, rows of `group` consecutive steps.
+  constexpr std::size_t kRows = 1000;
+  const std::size_t group = steps.size() <= kRows ? 1 : (steps.size() + kRows - 1) / kRows;
+  std::vector<Row> rows;
+  for (std::size_t k = 0; k < steps.size(); k += group) {
+    Row r = steps[k];
+    for (std::size_t j = k + 1; j < std::min(steps.size(), k + group); ++j) r.absorb(steps[j]);
+    rows.push_back(r);
+  }
+  const int available = t.channel_count();
+  const auto percent = [](long long used, long long of) {
+    return of == 0 ? 0.0 : 100.0 * static_cast<double>(used) / static_cast<double>(of);
+  };
+  std::vector<std::vector<std::string>> table{{group == 1 ? "step" : "steps", "transfers",
+                                               "channels", "%", "max sends", "max receives",
+                                               "longest path"}};
+  Row total;
+  for (const Row& r : rows) {
+    table.push_back(
+        {r.first == r.last ? std::to_string(r.first) : fmt::format("{}-{}", r.first, r.last),
+         std::to_string(r.transfers), fmt::format("{}/{}", r.channels, available),
+         fmt::format("{:.1f}", percent(r.channels, available)), std::to_string(r.busiest_sender),
+         std::to_string(r.busiest_receiver), std::to_string(r.longest)});
+    total.absorb(r);
+  }
+  std::string out =
+      fmt::format("overview: {} transfer{} in {} step{} in use{}\n", total.transfers,
+                  total.transfers == 1 ? "" : "s", steps.size(), steps.size() == 1 ? "" : "s",
+                  group == 1 ? "" : fmt::format(", {} steps a row", group));
+  out += align(table, "  ");
+  const long long channel_steps = static_cast<long long>(available) * std::max(s.steps, 0);
+  out += fmt::format(
+      "total: {} transfers; {}/{} channel-steps ({:.1f} %); at most {} channels in a step, {} "
+      "sends and {} receives by one processor in a step; longest path {} hop{}\n",
+      total.transfers, total.channel_steps, channel_steps,
+      percent(total.channel_steps, channel_steps), total.channels, total.busiest_sender,
+      total.busiest_receiver, total.longest, total.longest == 1 ? "" : "s");
+  return out;
+}
+
+std::string format_table_or_overview(const Schedule& s, TableLayout layout, long long max_transfers,
+                                     std::string_view how_to_print) {
+  if (table_within(s, max_transfers)) return format_schedule_table(s, layout);
+  resolve_layout(s, layout);  // a layout that cannot apply is still an error
+  return fmt::format(
+             "table left out: {} transfers in {} steps, more than the limit of {} ({} prints "
+             "it); the overview instead:\n",
+             s.transfers.size(), s.steps, max_transfers, how_to_print) +
+         format_schedule_overview(s);
 }
 
 std::string format_schedule_summary(const Schedule& s) {
@@ -593,8 +719,8 @@ std::string format_schedule_summary(const Schedule& s) {
     out += fmt::format("collective:  {}, {}, {} block{}\n", to_string(kind), who, c.blocks,
                        c.blocks == 1 ? "" : "s");
   } else {
-    out += fmt::format("collective:  {}, {}, {} messages\n", to_string(kind), who,
-                       c.messages.size());
+    out +=
+        fmt::format("collective:  {}, {}, {} messages\n", to_string(kind), who, c.messages.size());
   }
   out += fmt::format("model:       {}, {}, {} routing{}, {}\n",
                      s.model.ports ? fmt::format("{}-port", *s.model.ports) : "all-port",

@@ -21,6 +21,13 @@
 //     REDUCE one receiver, SCAN receivers = senders in order), and R1 checks
 //     collective.blocks (at least 1; REDUCESCATTER one per receiver).
 //
+// Scale (docs/RELIABILITY.md "Limits"): an AAS on 1,000 processors has a million transfers,
+// so the per-transfer work uses flat arrays, not maps: channels are found in a sorted
+// adjacency of the verifier's own, each transfer's channels sit in one flat list, and the
+// channel and port rules look at one step at a time, with arrays indexed by channel or
+// node that are stamped rather than cleared. What each rule reports, and in which order,
+// is unchanged.
+//
 // Reductions are checked by replaying the schedule on accumulators: acc[v][b] is the set
 // of senders (indices into the senders list, repeats and non-processors dropped) whose
 // inputs it sums, stored only once touched, so a huge `blocks` costs nothing until a
@@ -34,7 +41,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -44,9 +53,8 @@ namespace ccsched {
 namespace {
 
 constexpr std::array<std::string_view, 14> kRuleNames = {
-    "",          "paths",     "steps",     "channels", "ports",        "holding", "delivery",
-    "combining", "switching", "routing",   "bookkeeping", "blocks",    "exactly once",
-    "result"};
+    "",          "paths",     "steps",   "channels",    "ports",  "holding",      "delivery",
+    "combining", "switching", "routing", "bookkeeping", "blocks", "exactly once", "result"};
 
 static_assert(kRuleResult + 1 == static_cast<int>(kRuleNames.size()));
 
@@ -146,7 +154,7 @@ std::string join(const std::vector<NodeId>& v) { return fmt::format("{}", fmt::j
 
 class Verifier {
  public:
-  explicit Verifier(const Schedule& s) : s_(s), t_(s.topology) {}
+  explicit Verifier(const Schedule& s) : s_(s), t_(s.topology) { index_channels(); }
 
   std::vector<Violation> run() {
     if (is_reduction_kind(s_.collective.kind)) return run_reduction();
@@ -193,32 +201,93 @@ class Verifier {
   // Index of the message with this id, or -1. Ids should equal indices (rule 10 checks);
   // the lookup goes by id so a misnumbered list is still verified sensibly.
   int message_index(MessageId id) const {
+    if (ids_are_indices_)
+      return id >= 0 && id < static_cast<MessageId>(s_.collective.messages.size()) ? id : -1;
     const auto it = index_of_id_.find(id);
     return it == index_of_id_.end() ? -1 : it->second;
   }
 
   void index_messages() {
     const auto& msgs = s_.collective.messages;
+    ids_are_indices_ = true;
+    for (int i = 0; i < static_cast<int>(msgs.size()) && ids_are_indices_; ++i)
+      ids_are_indices_ = msgs[i].id == i;
+    if (ids_are_indices_) return;       // the valid case: no table needed
     index_of_id_.reserve(msgs.size());  // a million messages: no rehashing on the way
     for (int i = 0; i < static_cast<int>(msgs.size()); ++i)
       index_of_id_.emplace(msgs[i].id, i);  // first one wins on duplicate ids
   }
 
-  // The distinct message indices a transfer carries (unknown ids dropped; rule 10 reports).
-  std::vector<int> carried(const Transfer& tr) const {
-    std::vector<int> idx;
+  // The distinct message indices a transfer carries (unknown ids dropped; rule 10 reports),
+  // in a buffer reused from call to call.
+  const std::vector<int>& carried(const Transfer& tr) {
+    carried_.clear();
     for (const MessageId id : tr.messages) {
       const int m = message_index(id);
-      if (m >= 0 && std::find(idx.begin(), idx.end(), m) == idx.end()) idx.push_back(m);
+      if (m >= 0 && std::find(carried_.begin(), carried_.end(), m) == carried_.end())
+        carried_.push_back(m);
     }
-    return idx;
+    return carried_;
+  }
+
+  // The verifier's own channel lookup: per node, its out-channels sorted by the node they
+  // lead to (rule 1 asks it once per hop; a hash lookup per hop dominated at scale).
+  void index_channels() {
+    const int n = t_.node_count();
+    adjacency_start_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (NodeId u = 0; u < n; ++u)
+      adjacency_start_[u + 1] = adjacency_start_[u] + static_cast<int>(t_.out_channels(u).size());
+    adjacency_.reserve(static_cast<std::size_t>(adjacency_start_[n]));
+    for (NodeId u = 0; u < n; ++u) {
+      for (const ChannelId c : t_.out_channels(u)) adjacency_.emplace_back(t_.channel(c).to, c);
+      std::sort(adjacency_.begin() + adjacency_start_[u], adjacency_.end());
+    }
+  }
+
+  // The channel from -> to, for valid nodes (a topology has at most one per ordered pair).
+  std::optional<ChannelId> channel_between(NodeId from, NodeId to) const {
+    const auto first = adjacency_.begin() + adjacency_start_[from];
+    const auto last = adjacency_.begin() + adjacency_start_[from + 1];
+    const auto it = std::lower_bound(first, last, std::make_pair(to, ChannelId{-1}));
+    if (it == last || it->first != to) return std::nullopt;
+    return it->second;
+  }
+
+  // Transfer indices ordered by step, and by index within a step (a stable counting sort
+  // over the steps in use), with where each step's run begins: the channel and port rules
+  // look at one step at a time.
+  void order_by_step() {
+    if (!by_step_.empty() || s_.transfers.empty()) return;
+    std::vector<Step> steps;
+    steps.reserve(s_.transfers.size());
+    for (const auto& tr : s_.transfers) steps.push_back(tr.step);
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    const auto rank = [&](Step st) {
+      return static_cast<std::size_t>(std::lower_bound(steps.begin(), steps.end(), st) -
+                                      steps.begin());
+    };
+    std::vector<int> count(steps.size() + 1, 0);
+    std::vector<std::uint32_t> ranks(s_.transfers.size());
+    for (std::size_t i = 0; i < s_.transfers.size(); ++i) {
+      ranks[i] = static_cast<std::uint32_t>(rank(s_.transfers[i].step));
+      ++count[ranks[i] + 1];
+    }
+    for (std::size_t k = 0; k < steps.size(); ++k) count[k + 1] += count[k];
+    step_start_ = count;
+    by_step_.resize(s_.transfers.size());
+    for (std::size_t i = 0; i < s_.transfers.size(); ++i)
+      by_step_[static_cast<std::size_t>(count[ranks[i]]++)] = static_cast<int>(i);
   }
 
   // Rule 1. Also records, per transfer, the distinct channels its path uses (consecutive
-  // pairs of valid nodes that are channels), for rules 3 and the tables.
+  // pairs of valid nodes that are channels), for rule 3: those of transfer i are
+  // channels_[channel_start_[i] .. channel_start_[i + 1]).
   void check_paths() {
-    channels_.resize(s_.transfers.size());
+    channel_start_.assign(s_.transfers.size() + 1, 0);
+    std::vector<int> last_seen(static_cast<std::size_t>(t_.channel_count()), -1);  // transfer
     for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      channel_start_[i] = static_cast<std::int64_t>(channels_.size());
       const auto& tr = s_.transfers[i];
       const auto& p = tr.path;
       if (p.size() < 2)
@@ -241,10 +310,9 @@ class Verifier {
                                    tr.step, i, j, p[j], t_.node_count() - 1)});
         }
       }
-      std::unordered_set<ChannelId> seen;
       for (std::size_t j = 0; j + 1 < p.size(); ++j) {
         if (!valid_node(p[j]) || !valid_node(p[j + 1])) continue;
-        const auto c = t_.find_channel(p[j], p[j + 1]);
+        const auto c = channel_between(p[j], p[j + 1]);
         if (!c) {
           add({.rule = 1,
                .step = tr.step,
@@ -254,7 +322,7 @@ class Verifier {
                                    tr.step, i, j, j + 1, p[j], p[j + 1])});
           continue;
         }
-        if (!seen.insert(*c).second) {
+        if (last_seen[*c] == i) {
           add({.rule = 1,
                .step = tr.step,
                .transfer = i,
@@ -265,7 +333,8 @@ class Verifier {
                                    tr.step, i, *c, p[j], p[j + 1])});
           continue;
         }
-        channels_[i].push_back(*c);
+        last_seen[*c] = i;
+        channels_.push_back(*c);
       }
       if (!p.empty() && nodes_ok) {
         if (!t_.is_processor(p.front()))
@@ -286,6 +355,7 @@ class Verifier {
                                    tr.step, i, p.back())});
       }
     }
+    channel_start_[s_.transfers.size()] = static_cast<std::int64_t>(channels_.size());
   }
 
   // Rule 2.
@@ -301,67 +371,139 @@ class Verifier {
   }
 
   // Rule 3: the first transfer (by index) to take a channel in a step owns it; every later
-  // one in the same step is a violation naming both.
+  // one in the same step is a violation naming both. Steps are taken one at a time, with
+  // the owner of each channel stamped by the step's rank; the violations are then put
+  // back in transfer order (and path order within a transfer).
   void check_channels() {
-    std::unordered_map<std::uint64_t, int> owner;
-    std::size_t hops = 0;
-    for (const auto& cs : channels_) hops += cs.size();
-    owner.reserve(hops);
-    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
-      const Step st = s_.transfers[i].step;
-      for (const ChannelId c : channels_[i]) {
-        const auto [it, fresh] = owner.emplace(pair_key(st, c), i);
-        if (fresh) continue;
-        const auto& ch = t_.channel(c);
-        add({.rule = 3,
-             .step = st,
-             .transfer = i,
-             .channel = c,
-             .node = ch.from,
-             .text = fmt::format("step {}, transfers {} and {} both use channel {} ({}->{})", st,
-                                 it->second, i, c, ch.from, ch.to)});
+    order_by_step();
+    std::vector<int> owner(static_cast<std::size_t>(t_.channel_count()), -1);
+    std::vector<int> stamp(static_cast<std::size_t>(t_.channel_count()), -1);
+    struct Found {
+      std::int64_t hop;  // position in channels_: transfer order, then path order
+      Violation v;
+    };
+    std::vector<Found> found;
+    for (std::size_t k = 0; k + 1 < step_start_.size(); ++k) {
+      for (int at = step_start_[k]; at < step_start_[k + 1]; ++at) {
+        const int i = by_step_[static_cast<std::size_t>(at)];
+        const Step st = s_.transfers[i].step;
+        for (std::int64_t h = channel_start_[i]; h < channel_start_[i + 1]; ++h) {
+          const ChannelId c = channels_[static_cast<std::size_t>(h)];
+          if (stamp[c] != static_cast<int>(k)) {
+            stamp[c] = static_cast<int>(k);
+            owner[c] = i;
+            continue;
+          }
+          const auto& ch = t_.channel(c);
+          found.push_back({h,
+                           {.rule = 3,
+                            .step = st,
+                            .transfer = i,
+                            .channel = c,
+                            .node = ch.from,
+                            .text = fmt::format("step {}, transfers {} and {} both use channel {} "
+                                                "({}->{})",
+                                                st, owner[c], i, c, ch.from, ch.to)}});
+        }
       }
     }
+    std::sort(found.begin(), found.end(),
+              [](const Found& x, const Found& y) { return x.hop < y.hop; });
+    for (auto& f : found) add(std::move(f.v));
   }
 
-  // Rule 4. "all" ports means no limit.
+  // Rule 4. "all" ports means no limit. Per step, the processors that start (end) more
+  // than k transfers, in step then node order, senders first.
   void check_ports() {
     if (!s_.model.ports) return;
     const int k = *s_.model.ports;
-    std::map<std::pair<Step, NodeId>, std::vector<int>> sending, receiving;
-    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
-      const auto& tr = s_.transfers[i];
-      if (tr.path.empty()) continue;
-      if (valid_processor(tr.path.front())) sending[{tr.step, tr.path.front()}].push_back(i);
-      if (valid_processor(tr.path.back())) receiving[{tr.step, tr.path.back()}].push_back(i);
-    }
-    const auto report = [&](const auto& table, std::string_view role) {
-      for (const auto& [key, list] : table) {
-        if (static_cast<int>(list.size()) <= k) continue;
-        add({.rule = 4,
-             .step = key.first,
-             .transfer = list[k],
-             .node = key.second,
-             .text =
-                 fmt::format("step {}, processor {} is the {} node of {} transfers (limit "
-                             "{}): transfers {}",
-                             key.first, key.second, role, list.size(), k, fmt::join(list, ", "))});
+    order_by_step();
+    std::vector<Violation> first_role, last_role;
+    std::vector<int> count(static_cast<std::size_t>(t_.node_count()), 0);
+    std::vector<int> stamp(static_cast<std::size_t>(t_.node_count()), -1);
+    std::vector<NodeId> over;
+    const auto scan = [&](std::size_t rank, bool front, std::string_view role,
+                          std::vector<Violation>& out) {
+      const int begin = step_start_[rank], end = step_start_[rank + 1];
+      over.clear();
+      const auto end_of = [&](int i) {
+        const auto& path = s_.transfers[i].path;
+        return front ? path.front() : path.back();
+      };
+      for (int at = begin; at < end; ++at) {
+        const int i = by_step_[static_cast<std::size_t>(at)];
+        if (s_.transfers[i].path.empty()) continue;
+        const NodeId v = end_of(i);
+        if (!valid_processor(v)) continue;
+        const int mark = 2 * static_cast<int>(rank) + (front ? 0 : 1);  // per step and role
+        if (stamp[v] != mark) {
+          stamp[v] = mark;
+          count[v] = 0;
+        }
+        if (++count[v] == k + 1) over.push_back(v);
+      }
+      std::sort(over.begin(), over.end());
+      for (const NodeId v : over) {
+        std::vector<int> list;
+        for (int at = begin; at < end; ++at) {
+          const int i = by_step_[static_cast<std::size_t>(at)];
+          if (!s_.transfers[i].path.empty() && end_of(i) == v) list.push_back(i);
+        }
+        const Step st = s_.transfers[list.front()].step;
+        out.push_back({.rule = 4,
+                       .step = st,
+                       .transfer = list[k],
+                       .node = v,
+                       .text = fmt::format("step {}, processor {} is the {} node of {} transfers "
+                                           "(limit {}): transfers {}",
+                                           st, v, role, list.size(), k, fmt::join(list, ", "))});
       }
     };
-    report(sending, "first");
-    report(receiving, "last");
+    for (std::size_t rank = 0; rank + 1 < step_start_.size(); ++rank) {
+      scan(rank, true, "first", first_role);
+      scan(rank, false, "last", last_role);
+    }
+    for (auto& v : first_role) add(std::move(v));
+    for (auto& v : last_role) add(std::move(v));
   }
 
-  // Rule 5. delivered_[(m, u)] = the earliest step in which a transfer carrying m ends at u.
-  void check_holding() {
-    delivered_.reserve(s_.transfers.size());
-    for (const auto& tr : s_.transfers) {
-      if (tr.path.empty() || !valid_node(tr.path.back())) continue;
-      for (const int m : carried(tr)) {
-        const auto [it, fresh] = delivered_.emplace(pair_key(m, tr.path.back()), tr.step);
-        if (!fresh) it->second = std::min(it->second, tr.step);
+  // Rule 5. delivered(m, u) = the earliest step in which a transfer carrying m ends at u,
+  // from a table grouped by message (a counting sort of the deliveries), each message's
+  // nodes sorted, so a lookup is a binary search in that message's few entries.
+  void index_deliveries() {
+    const std::size_t messages = s_.collective.messages.size();
+    delivery_start_.assign(messages + 1, 0);
+    const auto each_delivery = [&](const auto& visit) {
+      for (const auto& tr : s_.transfers) {
+        if (tr.path.empty() || !valid_node(tr.path.back())) continue;
+        for (const int m : carried(tr)) visit(m, tr.path.back(), tr.step);
       }
-    }
+    };
+    each_delivery([&](int m, NodeId, Step) { ++delivery_start_[m + 1]; });
+    for (std::size_t m = 0; m < messages; ++m) delivery_start_[m + 1] += delivery_start_[m];
+    std::vector<std::int64_t> next(delivery_start_.begin(), delivery_start_.end() - 1);
+    deliveries_.resize(static_cast<std::size_t>(delivery_start_[messages]));
+    each_delivery([&](int m, NodeId u, Step st) {
+      deliveries_[static_cast<std::size_t>(next[m]++)] = {u, st};
+    });
+    // Sorted by node, then step: the first entry for a node holds its earliest step.
+    for (std::size_t m = 0; m < messages; ++m)
+      std::sort(deliveries_.begin() + delivery_start_[m],
+                deliveries_.begin() + delivery_start_[m + 1]);
+  }
+
+  // The earliest step in which message index m reaches u, if it does.
+  std::optional<Step> delivered(int m, NodeId u) const {
+    const auto first = deliveries_.begin() + delivery_start_[m];
+    const auto last = deliveries_.begin() + delivery_start_[m + 1];
+    const auto it =
+        std::lower_bound(first, last, std::make_pair(u, std::numeric_limits<Step>::min()));
+    if (it == last || it->first != u) return std::nullopt;
+    return it->second;
+  }
+
+  void check_holding() {
+    index_deliveries();
     for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
       const auto& tr = s_.transfers[i];
       if (tr.path.empty()) continue;
@@ -369,11 +511,11 @@ class Verifier {
       for (const int m : carried(tr)) {
         const auto& msg = s_.collective.messages[m];
         if (u == msg.origin) continue;
-        const auto it = delivered_.find(pair_key(m, u));
-        if (it != delivered_.end() && it->second < tr.step) continue;
-        const std::string when = it == delivered_.end()
+        const auto when_held = delivered(m, u);
+        if (when_held && *when_held < tr.step) continue;
+        const std::string when = !when_held
                                      ? std::string("never receives it")
-                                     : fmt::format("receives it first in step {}", it->second);
+                                     : fmt::format("receives it first in step {}", *when_held);
         add({.rule = 5,
              .step = tr.step,
              .transfer = i,
@@ -392,7 +534,7 @@ class Verifier {
     for (int m = 0; m < static_cast<int>(msgs.size()); ++m) {
       if (message_index(msgs[m].id) != m) continue;  // a duplicate id: rule 10 reports it
       for (const NodeId target : msgs[m].targets) {
-        if (delivered_.contains(pair_key(m, target))) continue;
+        if (delivered(m, target)) continue;
         add({.rule = 6,
              .node = target,
              .message = msgs[m].id,
@@ -420,6 +562,7 @@ class Verifier {
              .step = tr.step,
              .transfer = i,
              .text = fmt::format("step {}, transfer {} carries no message", tr.step, i)});
+      if (tr.messages.size() < 2) continue;  // the common case: nothing can repeat
       std::set<MessageId> seen;
       for (const MessageId id : tr.messages)
         if (!seen.insert(id).second)
@@ -448,9 +591,9 @@ class Verifier {
 
   // Hop distances from `source` along channels: the verifier's own BFS (rule 9).
   const std::vector<int>& distances(NodeId source) {
-    auto [it, fresh] = bfs_cache_.try_emplace(source);
-    if (!fresh) return it->second;
-    auto& dist = it->second;
+    if (bfs_cache_.empty()) bfs_cache_.resize(static_cast<std::size_t>(t_.node_count()));
+    auto& dist = bfs_cache_[source];
+    if (!dist.empty()) return dist;
     dist.assign(static_cast<std::size_t>(t_.node_count()), kUnreachable);
     std::deque<NodeId> queue{source};
     dist[source] = 0;
@@ -507,10 +650,10 @@ class Verifier {
            .step = tr.step,
            .transfer = i,
            .node = tr.path.front(),
-           .text = fmt::format("step {}, transfer {}: path {}->{} has {} hops, {} more than the "
-                               "distance {}; nonminimal routing allows at most {} extra",
-                               tr.step, i, tr.path.front(), tr.path.back(), hops, hops - d, d,
-                               slack)});
+           .text =
+               fmt::format("step {}, transfer {}: path {}->{} has {} hops, {} more than the "
+                           "distance {}; nonminimal routing allows at most {} extra",
+                           tr.step, i, tr.path.front(), tr.path.back(), hops, hops - d, d, slack)});
     }
   }
 
@@ -804,7 +947,6 @@ class Verifier {
              .text = fmt::format("{} needs a message from {}; there is none", name, origin)});
   }
 
-
   // --- reductions (FORMATS.md "Reductions") ---------------------------------------------
 
   // Rule 10 for a reduction (beyond the wording, see the file comment): the sets are
@@ -844,8 +986,8 @@ class Verifier {
     const int nblocks = c.blocks;
     if (nblocks < 1) {
       add({.rule = kRuleBlocks,
-           .text = fmt::format("collective.blocks is {}; an input has at least one block",
-                               nblocks)});
+           .text =
+               fmt::format("collective.blocks is {}; an input has at least one block", nblocks)});
       return false;
     }
     if (c.kind == CollectiveKind::REDUCESCATTER &&
@@ -944,8 +1086,8 @@ class Verifier {
                .transfer = i,
                .node = v,
                .block = b,
-               .text = fmt::format("step {}, transfer {} ({}->{}), block {}: {}", step, i, u, v,
-                                   b, text)});
+               .text = fmt::format("step {}, transfer {} ({}->{}), block {}: {}", step, i, u, v, b,
+                                   text)});
         };
         SenderSet value(sender_count_);
         if (tr.send == ReductionSend::input) {
@@ -982,11 +1124,12 @@ class Verifier {
                            nodes_of(value.common(held))));
           auto [so_far, fresh] = reduced.try_emplace(key, SenderSet(sender_count_));
           if (!fresh && value.intersects(so_far->second))
-            at(fmt::format("reduces {} into acc[{}][{}], which other transfers of this step "
-                           "also reduce {} into: the input{} of {} would count twice",
-                           nodes_of(value), v, b, nodes_of(so_far->second),
-                           value.common(so_far->second).members().size() == 1 ? "" : "s",
-                           nodes_of(value.common(so_far->second))));
+            at(
+                fmt::format("reduces {} into acc[{}][{}], which other transfers of this step "
+                            "also reduce {} into: the input{} of {} would count twice",
+                            nodes_of(value), v, b, nodes_of(so_far->second),
+                            value.common(so_far->second).members().size() == 1 ? "" : "s",
+                            nodes_of(value.common(so_far->second))));
           so_far->second |= value;
         }
         receives[key].push_back({i, std::move(value), tr.recv});
@@ -1019,8 +1162,8 @@ class Verifier {
       const SenderSet got = current(v, b);
       if (got == want) return;
       const SenderSet missing = want.minus(got), extra = got.minus(want);
-      std::string what = fmt::format("at the end acc[{}][{}] = {}; {} needs {}", v, b,
-                                     nodes_of(got), name, needs);
+      std::string what =
+          fmt::format("at the end acc[{}][{}] = {}; {} needs {}", v, b, nodes_of(got), name, needs);
       if (!missing.empty()) what += fmt::format(", missing {}", nodes_of(missing));
       if (!extra.empty()) what += fmt::format(", extra {}", nodes_of(extra));
       add({.rule = kRuleResult, .node = v, .block = b, .text = what});
@@ -1076,18 +1219,26 @@ class Verifier {
   const Topology& t_;
   std::vector<Violation> out_;
   std::unordered_map<MessageId, int> index_of_id_;
-  std::vector<std::vector<ChannelId>> channels_;       // per transfer, distinct, valid
-  std::unordered_map<std::uint64_t, Step> delivered_;  // (message index, node) -> step
-  std::unordered_map<NodeId, std::vector<int>> bfs_cache_;
-  std::set<NodeId> senders_, receivers_;  // valid processors only
+  bool ids_are_indices_ = false;  // messages[i].id == i throughout: no table needed
+  std::vector<int> carried_;      // carried()'s buffer
+  std::vector<std::pair<NodeId, ChannelId>> adjacency_;  // per node, by the node led to
+  std::vector<int> adjacency_start_;                     // node u: [start[u], start[u + 1])
+  std::vector<ChannelId> channels_;                      // every transfer's distinct valid channels
+  std::vector<std::int64_t> channel_start_;              // transfer i: [start[i], start[i + 1])
+  std::vector<int> by_step_;                             // transfer indices by step, then index
+  std::vector<int> step_start_;  // the k-th step in use: [start[k], start[k + 1])
+  std::vector<std::pair<NodeId, Step>> deliveries_;  // (node, step) per message, sorted
+  std::vector<std::int64_t> delivery_start_;         // message m: [start[m], start[m + 1])
+  std::vector<std::vector<int>> bfs_cache_;          // by source node, filled when first asked
+  std::set<NodeId> senders_, receivers_;             // valid processors only
   // Reductions.
   // The senders that are processors, each once, in the order of collective.senders (the
   // order of a SCAN); an accumulator is a set of indices into this list.
   std::vector<NodeId> sender_nodes_;
-  std::unordered_map<NodeId, int> sender_index_;  // node -> index into sender_nodes_
-  int sender_count_ = 0;                          // sender_nodes_.size()
-  std::vector<std::vector<int>> blocks_;          // per transfer: distinct in-range blocks
-  std::unordered_map<std::uint64_t, SenderSet> acc_;  // (node, block) -> acc, once written
+  std::unordered_map<NodeId, int> sender_index_;       // node -> index into sender_nodes_
+  int sender_count_ = 0;                               // sender_nodes_.size()
+  std::vector<std::vector<int>> blocks_;               // per transfer: distinct in-range blocks
+  std::unordered_map<std::uint64_t, SenderSet> acc_;   // (node, block) -> acc, once written
   std::unordered_map<NodeId, std::set<int>> touched_;  // node -> blocks written
 };
 

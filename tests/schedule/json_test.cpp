@@ -178,14 +178,7 @@ TEST(ScheduleJson, ShapeFollowsFormatsMd) {
 // A valid document as JSON, to damage in the tests below.
 json valid_doc() { return json::parse(write_schedule_json(test::ring4_aas())); }
 
-std::string error_of(const std::string& text) {
-  try {
-    read_schedule_json(text, "bad.json");
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& text) { return test::read_error(text); }
 
 std::string error_of(const json& doc) { return error_of(doc.dump()); }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "ccsched/core/error.hpp"
+#include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/schedule.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/topology.hpp"
@@ -197,6 +199,47 @@ inline Schedule ring4_reduce_scatter() {
       s.transfers.push_back(reduction_transfer(st, {i, (i + 1) % 4}, {((i - st) % 4 + 4) % 4},
                                                st == 1 ? ReductionSend::input
                                                        : ReductionSend::acc));
+  return s;
+}
+
+// The one-line error reading `text` as "bad.json" gives, or "(no error)".
+inline std::string read_error(const std::string& text) {
+  try {
+    read_schedule_json(text, "bad.json");
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A schedule at scale without any engine: AAS on the d-dimensional hypercube (named
+// "hypercube:d", nodes 0..2^d-1, links u -- u xor 2^i), one port. In step k = 1..P-1 every
+// u sends its message for u xor k along the e-cube route (dimensions in rising order).
+// Contention-free: the transfer that crosses dimension i from node w in step k is the one
+// from w xor (k mod 2^i), so each channel carries one transfer per step. P(P-1) transfers:
+// 65,280 for d = 8.
+inline Schedule hypercube_xor_aas(int d) {
+  const int p = 1 << d;
+  Schedule s;
+  s.topology = Topology("hypercube:" + std::to_string(d));
+  for (int u = 0; u < p; ++u) s.topology.add_node(NodeKind::processor);
+  for (int u = 0; u < p; ++u)
+    for (int i = 0; i < d; ++i)
+      if (u < (u ^ (1 << i))) s.topology.add_link(u, u ^ (1 << i));
+  s.collective = aas(s.topology);
+  s.model.ports = 1;
+  s.steps = p - 1;
+  s.transfers.reserve(static_cast<std::size_t>(p) * static_cast<std::size_t>(p - 1));
+  for (int k = 1; k < p; ++k)
+    for (int u = 0; u < p; ++u) {
+      std::vector<NodeId> path{u};
+      for (int i = 0; i < d; ++i)
+        if ((k >> i) & 1) path.push_back(path.back() ^ (1 << i));
+      const int v = u ^ k;
+      // aas() numbers the messages in (origin, target) order.
+      const MessageId m = u * (p - 1) + (v < u ? v : v - 1);
+      s.transfers.push_back({k, std::move(path), {m}});
+    }
   return s;
 }
 

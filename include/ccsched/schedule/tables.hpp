@@ -65,4 +65,25 @@ std::string format_schedule_summary(const Schedule& s);
 // "step 1: 30/36 channels (83.3 %)" per step, then "total: .../... (.. %)".
 std::string format_utilisation(const Schedule& s);
 
+// Scale (docs/RELIABILITY.md "Limits"): a table grows with transfers x steps (an AAS on
+// 1,000 processors would print megabytes of grid), so above a limit `show` and
+// `solve --table` print the overview below instead, which grows with the steps only.
+inline constexpr long long kTableMaxTransfers = 20000;
+
+// Whether the table is printed under `max_transfers` (0: no limit): at most that many
+// transfers and at most that many steps (the grid has a column per step).
+bool table_within(const Schedule& s, long long max_transfers);
+
+// Per step in use: transfers, channels used / available (%), the busiest sender and
+// receiver (transfers one processor starts / ends) and the longest path in hops; past
+// 1,000 steps in use, consecutive steps are grouped into at most about 1,000 rows (sums
+// of transfers, maxima of the rest). Then a total line. Steps outside 1..steps count too.
+std::string format_schedule_overview(const Schedule& s);
+
+// The table (format_schedule_table) when table_within(s, max_transfers), else one line
+// saying why it is left out and how to get it (`how_to_print`), then the
+// overview.
+std::string format_table_or_overview(const Schedule& s, TableLayout layout, long long max_transfers,
+                                     std::string_view how_to_print);
+
 }  // namespace ccsched
