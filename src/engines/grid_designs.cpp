@@ -129,6 +129,94 @@ std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vect
 // The 1-D template of a ring or line of n processors: class {0} (no rounds) first, then
 // classes covering every nonzero cyclic offset once.
 //
+// Candidate templates of an odd ring, n = 2m + 1 (class {0} first in each), for the
+// flow shop to choose from: no choice is best for every grid (big classes pack better,
+// small ones pipeline better).
+//  - Groups of distinct lengths (at most four) summing to n tile the ring in one round
+//    each way; n rotations give every start every length once, in n rounds that use every
+//    channel. The lengths no group takes are packed by first fit, one class per length
+//    or all in one class.
+//  - Pairs {d, m - d} packed by first fit.
+std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
+  auto mod = [n](int x) { return ((x % n) + n) % n; };
+  const int m = n / 2;
+  std::vector<OffsetClass> grouped{{{0}, {}}};
+  std::vector<bool> used(m + 1, false);
+  // Distinct unused lengths below `below` summing to `rest`, at most `more` of them.
+  std::vector<int> pick;
+  auto complete = [&](auto&& self, int rest, int below, int more) -> bool {
+    for (int b = std::min(rest, below - 1); b >= 1; --b) {
+      if (used[b]) continue;
+      pick.push_back(b);
+      if (b == rest || (more > 1 && self(self, rest - b, b, more - 1))) return true;
+      pick.pop_back();
+    }
+    return false;
+  };
+  for (int len = m; len >= 1; --len) {
+    if (used[len]) continue;
+    pick = {len};
+    if (!complete(complete, n - len, len, 3)) continue;
+    for (const int x : pick) used[x] = true;
+    OffsetClass g;
+    for (const int x : pick) {
+      g.offsets.push_back(x);
+      g.offsets.push_back(n - x);
+    }
+    // The clockwise tiling from s has its processors at the partial sums; the
+    // counter-clockwise one starts at s + j, j chosen so that the two share the fewest
+    // processors (none, when one port is to suffice).
+    std::vector<int> cw{0}, ccw{0};
+    for (std::size_t i = 0; i + 1 < pick.size(); ++i) {
+      cw.push_back(cw.back() + pick[i]);
+      ccw.push_back(ccw.back() - pick[i]);
+    }
+    int best_j = 0, best_shared = n + 1;
+    for (int j = 0; j < n; ++j) {
+      int shared = 0;
+      for (const int c : ccw)
+        shared += static_cast<int>(std::count(cw.begin(), cw.end(), mod(j + c)));
+      if (shared < best_shared) {
+        best_shared = shared;
+        best_j = j;
+      }
+    }
+    for (int s0 = 0; s0 < n; ++s0) {
+      std::vector<Arc> round;
+      for (std::size_t i = 0; i < pick.size(); ++i) {
+        round.push_back({mod(s0 + cw[i]), pick[i]});
+        round.push_back({mod(s0 + best_j + ccw[i]), -pick[i]});
+      }
+      g.rounds.push_back(std::move(round));
+    }
+    grouped.push_back(std::move(g));
+  }
+  std::vector<OffsetClass> singles = grouped, lumped = grouped;
+  std::vector<int> rest;
+  for (int len = 1; len <= m; ++len) {
+    if (used[len]) continue;
+    singles.push_back({{len, n - len}, first_fit_rounds(n, true, {len, n - len})});
+    rest.push_back(len);
+    rest.push_back(n - len);
+  }
+  if (!rest.empty()) lumped.push_back({rest, first_fit_rounds(n, true, rest)});
+
+  std::vector<OffsetClass> pairs{{{0}, {}}};
+  std::fill(used.begin(), used.end(), false);
+  for (int d = 1; d <= m; ++d) {
+    if (used[d]) continue;
+    std::vector<int> offsets{d, n - d};
+    used[d] = true;
+    if (const int e = m - d; e >= 1 && !used[e]) {
+      offsets.push_back(e);
+      offsets.push_back(n - e);
+      used[e] = true;
+    }
+    pairs.push_back({offsets, first_fit_rounds(n, true, offsets)});
+  }
+  return {singles, lumped, pairs};
+}
+
 // Even ring, n = 2h (the tiling of docs/ENGINES.md): offsets {d, h-d} and their
 // negatives for 1 <= d < h/2 in h rounds (round s: clockwise arcs from s, s+d, s+h,
 // s+h+d of lengths d, h-d, d, h-d tile the ring; a counter-clockwise tiling of the same
@@ -137,9 +225,9 @@ std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vect
 // way). Every round but the last of {h} (h odd) uses every channel, so the template takes
 // ceil(n^2/8) rounds, the ring's channel-load bound.
 //
-// Odd rings pair d with floor(n/2)-d and colour by first fit; a line takes one class per
-// offset c (clockwise intervals of length c, counter-clockwise of length n-c),
-// min(c, n-c) rounds each, floor(n^2/4) in all: the load of its middle link.
+// Odd rings: odd_ring_templates above. A line takes one class per offset c (clockwise
+// intervals of length c, counter-clockwise of length n-c), min(c, n-c) rounds each,
+// floor(n^2/4) in all: the load of its middle link.
 std::vector<OffsetClass> line_template(int n, bool wrap) {
   std::vector<OffsetClass> classes;
   classes.push_back({{0}, {}});
@@ -196,28 +284,18 @@ std::vector<OffsetClass> line_template(int n, bool wrap) {
     classes.push_back(std::move(half));
     return classes;
   }
-  if (wrap) {
-    const int m = n / 2;  // largest offset each way (n/2 itself is the tie when n is even)
-    const int top = n % 2 == 0 ? m - 1 : m;
-    std::vector<bool> done(n, false);
-    for (int d = 1; d <= top; ++d) {
-      if (done[d]) continue;
-      std::vector<int> offsets{d, n - d};
-      done[d] = true;
-      const int e = m - d;
-      if (e >= 1 && e <= top && !done[e]) {
-        offsets.push_back(e);
-        offsets.push_back(n - e);
-        done[e] = true;
-      }
-      if (n == 2 * d) offsets.pop_back();  // ring of 2: offset 1 is its own negative
-      classes.push_back({offsets, first_fit_rounds(n, wrap, offsets)});
-    }
-    if (n % 2 == 0) classes.push_back({{m}, first_fit_rounds(n, wrap, {m})});
+  if (wrap && n == 2) {
+    classes.push_back({{1}, first_fit_rounds(n, wrap, {1})});
     return classes;
   }
+  if (wrap) return odd_ring_templates(n).front();
   for (int c = 1; c < n; ++c) classes.push_back({{c}, first_fit_rounds(n, wrap, {c})});
   return classes;
+}
+
+std::vector<std::vector<OffsetClass>> line_templates(int n, bool wrap) {
+  if (wrap && n % 2 == 1 && n >= 3) return odd_ring_templates(n);
+  return {line_template(n, wrap)};
 }
 
 // One transfer of the design before its step is final.
@@ -247,68 +325,118 @@ struct Layout {
 };
 
 // Johnson's rule on two machines with times a and b: jobs with a < b first by a
-// ascending, then the rest by b descending; for three dimensions it is applied to the
-// sums (w0 + w1, w1 + w2), the usual reduction to two machines.
-std::vector<std::size_t> johnson_order(const std::vector<std::vector<long long>>& work) {
+// ascending, then the rest by b descending (optimal for two machines).
+std::vector<std::size_t> johnson_order(const std::vector<std::pair<long long, long long>>& ab) {
   std::vector<std::size_t> first, last;
-  auto ab = [&](std::size_t j) {
-    const auto& w = work[j];
-    if (w.size() == 1) return std::pair<long long, long long>{0, w[0]};
-    if (w.size() == 2) return std::pair<long long, long long>{w[0], w[1]};
-    return std::pair<long long, long long>{w[0] + w[1], w[1] + w[2]};
-  };
-  for (std::size_t j = 0; j < work.size(); ++j) (ab(j).first < ab(j).second ? first : last).push_back(j);
+  for (std::size_t j = 0; j < ab.size(); ++j)
+    (ab[j].first < ab[j].second ? first : last).push_back(j);
   std::stable_sort(first.begin(), first.end(),
-                   [&](std::size_t x, std::size_t y) { return ab(x).first < ab(y).first; });
+                   [&](std::size_t x, std::size_t y) { return ab[x].first < ab[y].first; });
   std::stable_sort(last.begin(), last.end(),
-                   [&](std::size_t x, std::size_t y) { return ab(x).second > ab(y).second; });
+                   [&](std::size_t x, std::size_t y) { return ab[x].second > ab[y].second; });
   first.insert(first.end(), last.begin(), last.end());
   return first;
 }
 
 // The all-port design: every segment with its step.
-std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
-                                      const std::vector<MessageId>& message_of, int ports) {
-  const int dims = static_cast<int>(shape.dims.size());
-  std::vector<std::vector<OffsetClass>> templ;
-  for (const int n : shape.dims) templ.push_back(line_template(n, shape.wrap));
+// The jobs of one choice of templates and when each of their phases starts.
+struct JobPlan {
+  std::vector<std::vector<int>> jobs;             // one class index per dimension
+  std::vector<std::vector<long long>> work;       // rounds per phase
+  std::vector<std::size_t> order;                 // the job order
+  std::vector<std::vector<long long>> first_step; // first step of each phase
+  long long makespan = 0;
+};
 
+JobPlan plan_jobs(const std::vector<std::vector<OffsetClass>>& templ) {
+  const int dims = static_cast<int>(templ.size());
+  JobPlan plan;
   // Jobs: one class per dimension (not all {0}). Phase p of a job is its rounds in
   // dimension p: every round of its class there, once per copy, a copy being a choice of
   // one offset from each other dimension's class.
-  std::vector<std::vector<int>> jobs;
   std::vector<int> pick(dims, 0);
   while (true) {
-    if (std::any_of(pick.begin(), pick.end(), [](int x) { return x != 0; })) jobs.push_back(pick);
+    if (std::any_of(pick.begin(), pick.end(), [](int x) { return x != 0; }))
+      plan.jobs.push_back(pick);
     int i = dims - 1;
     while (i >= 0 && ++pick[i] == static_cast<int>(templ[i].size())) pick[i--] = 0;
     if (i < 0) break;
   }
-  std::vector<std::vector<long long>> work(jobs.size(), std::vector<long long>(dims));
-  for (std::size_t j = 0; j < jobs.size(); ++j)
+  plan.work.assign(plan.jobs.size(), std::vector<long long>(dims));
+  for (std::size_t j = 0; j < plan.jobs.size(); ++j)
     for (int p = 0; p < dims; ++p) {
       long long copies = 1;
       for (int o = 0; o < dims; ++o)
-        if (o != p) copies *= static_cast<long long>(templ[o][jobs[j][o]].offsets.size());
-      work[j][p] = copies * static_cast<long long>(templ[p][jobs[j][p]].rounds.size());
+        if (o != p) copies *= static_cast<long long>(templ[o][plan.jobs[j][o]].offsets.size());
+      plan.work[j][p] = copies * static_cast<long long>(templ[p][plan.jobs[j][p]].rounds.size());
     }
-
-  // When the steps of each (job, phase) start: phase p of a job waits for the machine
-  // (dimension p) and for the job's latest nonempty earlier phase.
-  const auto order = johnson_order(work);
-  std::vector<std::vector<long long>> first_step(jobs.size(), std::vector<long long>(dims, 0));
-  std::vector<long long> machine_free(dims, 1);
-  long long makespan = 0;
-  for (const std::size_t j : order) {
-    long long previous_end = 0;
-    for (int p = 0; p < dims; ++p) {
-      if (work[j][p] == 0) continue;
-      first_step[j][p] = std::max(machine_free[p], previous_end + 1);
-      machine_free[p] = first_step[j][p] + work[j][p];
-      previous_end = machine_free[p] - 1;
-      makespan = std::max(makespan, previous_end);
+  // Job orders: Johnson's rule on the first and last machine's sums over k machines
+  // (Campbell, Dudek and Smith: k = 1 .. dims - 1; for two machines, Johnson alone).
+  std::vector<std::vector<std::size_t>> orders;
+  for (int k = 1; k < std::max(dims, 2); ++k) {
+    std::vector<std::pair<long long, long long>> ab;
+    for (const auto& w : plan.work) {
+      long long a = 0, b = 0;
+      for (int i = 0; i < k && i < dims; ++i) {
+        a += dims == 1 ? 0 : w[i];
+        b += w[dims - 1 - i];
+      }
+      ab.emplace_back(a, b);
+    }
+    orders.push_back(johnson_order(ab));
+  }
+  // Phase p of a job waits for its machine (dimension p) and for the job's latest
+  // nonempty earlier phase.
+  for (auto& order : orders) {
+    std::vector<std::vector<long long>> first_step(plan.jobs.size(),
+                                                   std::vector<long long>(dims, 0));
+    std::vector<long long> machine_free(dims, 1);
+    long long makespan = 0;
+    for (const std::size_t j : order) {
+      long long previous_end = 0;
+      for (int p = 0; p < dims; ++p) {
+        if (plan.work[j][p] == 0) continue;
+        first_step[j][p] = std::max(machine_free[p], previous_end + 1);
+        machine_free[p] = first_step[j][p] + plan.work[j][p];
+        previous_end = machine_free[p] - 1;
+        makespan = std::max(makespan, previous_end);
+      }
+    }
+    if (plan.order.empty() || makespan < plan.makespan) {
+      plan.order = std::move(order);
+      plan.first_step = std::move(first_step);
+      plan.makespan = makespan;
     }
   }
+  return plan;
+}
+
+std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
+                                      const std::vector<MessageId>& message_of, int ports) {
+  const int dims = static_cast<int>(shape.dims.size());
+  // Every combination of the dimensions' candidate templates; the shortest plan wins.
+  std::vector<std::vector<std::vector<OffsetClass>>> candidates;
+  for (const int n : shape.dims) candidates.push_back(line_templates(n, shape.wrap));
+  std::vector<std::vector<OffsetClass>> templ;
+  JobPlan plan;
+  std::vector<std::size_t> choice(dims, 0);
+  while (true) {
+    std::vector<std::vector<OffsetClass>> trial;
+    for (int p = 0; p < dims; ++p) trial.push_back(candidates[p][choice[p]]);
+    JobPlan trial_plan = plan_jobs(trial);
+    if (templ.empty() || trial_plan.makespan < plan.makespan) {
+      templ = std::move(trial);
+      plan = std::move(trial_plan);
+    }
+    int i = dims - 1;
+    while (i >= 0 && ++choice[i] == candidates[i].size()) choice[i--] = 0;
+    if (i < 0) break;
+  }
+  const auto& jobs = plan.jobs;
+  const auto& work = plan.work;
+  const auto& order = plan.order;
+  const auto& first_step = plan.first_step;
+  const long long makespan = plan.makespan;
 
   // The lines of each dimension (their first node) and a key that staggers them: line
   // `base` runs the rounds of a copy cyclically from round (key + offset) mod R, so the
