@@ -47,10 +47,10 @@ struct Plan {
 // The problem read as an all-to-all broadcast over processor indices.
 struct Layout {
   int P = 0;
-  std::vector<NodeId> node;    // index -> node id
-  std::vector<int> index;      // node id -> index, -1 for switches
-  std::vector<MessageId> of;   // index -> the message that starts there
-  int ports = 1;               // effective_ports
+  std::vector<NodeId> node;           // index -> node id
+  std::vector<int> index;             // node id -> index, -1 for switches
+  std::vector<MessageId> of;          // index -> the message that starts there
+  int ports = 1;                      // effective_ports
   std::vector<std::vector<int>> in;   // index -> in-neighbours (processor indices)
   std::vector<std::vector<int>> out;  // index -> out-neighbours (processor indices)
 };
@@ -64,7 +64,9 @@ std::optional<Layout> aab_layout(const Problem& problem) {
   Layout l;
   const auto processors = t.processors();
   l.P = static_cast<int>(processors.size());
-  if (l.P < 2 || static_cast<int>(c.messages.size()) != l.P) return std::nullopt;
+  // The schedule itself has P(P-1) transfers (about 250 bytes each with the verifier's
+  // tables): 4,096 processors is 4 GB, the limit of the constructive ring as well.
+  if (l.P < 2 || l.P > 4096 || static_cast<int>(c.messages.size()) != l.P) return std::nullopt;
   l.node.assign(processors.begin(), processors.end());
   l.index.assign(t.node_count(), -1);
   for (int i = 0; i < l.P; ++i) l.index[l.node[i]] = i;
@@ -73,8 +75,7 @@ std::optional<Layout> aab_layout(const Problem& problem) {
   for (const auto& m : c.messages) {
     if (m.origin < 0 || m.origin >= t.node_count()) return std::nullopt;
     const int o = l.index[m.origin];
-    if (o < 0 || l.of[o] >= 0 || static_cast<int>(m.targets.size()) != l.P - 1)
-      return std::nullopt;
+    if (o < 0 || l.of[o] >= 0 || static_cast<int>(m.targets.size()) != l.P - 1) return std::nullopt;
     l.of[o] = m.id;
     seen[o] = m.id;
     for (const NodeId x : m.targets) {
@@ -233,8 +234,8 @@ std::optional<Cayley> cayley_structure(const Topology& t, const Layout& l) {
   }
   cg.minus.resize(static_cast<std::size_t>(l.P) * G);
   for (int o = 0; o < l.P; ++o)
-    for (int j = 0; j < G; ++j) cg.minus[static_cast<std::size_t>(o) * G + j] =
-        group_op(cg.radix, o, cg.gens[j], -1);
+    for (int j = 0; j < G; ++j)
+      cg.minus[static_cast<std::size_t>(o) * G + j] = group_op(cg.radix, o, cg.gens[j], -1);
   return cg;
 }
 
@@ -280,14 +281,14 @@ std::optional<std::vector<std::vector<std::pair<int, int>>>> translation_labels(
       for (int o = 1; o < P; ++o)
         if (!labelled[o] && labelled[cg.minus[static_cast<std::size_t>(o) * G + j]])
           cand[j].push_back(o);
-      std::sort(cand[j].begin(), cand[j].end(),
-                [&](int a, int b) { return key[a] < key[b]; });
+      std::sort(cand[j].begin(), cand[j].end(), [&](int a, int b) { return key[a] < key[b]; });
     }
     std::vector<int> order(G);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](int a, int b) {
       if (cand[a].size() != cand[b].size()) return cand[a].size() < cand[b].size();
-      return mix(seed + 31ULL * steps.size() + a) < mix(seed + 31ULL * steps.size() + b);
+      const std::uint64_t salt = seed + 31ULL * steps.size() + 1000003ULL * attempt;
+      return mix(salt + a) < mix(salt + b);
     });
     const auto match = matcher.run(cand, order, cap, [](int o) { return o; });
     const int matched =
@@ -365,9 +366,9 @@ enum class Forwarding { many_first, few_first };
 // port left) to distinct messages that u holds and v lacks. Candidates of a channel in
 // priority order: first those no other in-neighbour of v holds (the channel is their only
 // way in this step), then those two hold, then the rest; within a level by the forwarding
-// preference, then the rarest messages (fewest holders, seeded ties) first. A maximum matching (augmenting paths over
-// the first min(k, channels) candidates of each channel, which loses no cardinality) then
-// fixes the step. Receptions take effect at the end of the step.
+// preference, then the rarest messages (fewest holders, seeded ties) first. A maximum matching
+// (augmenting paths over the first min(k, channels) candidates of each channel, which loses no
+// cardinality) then fixes the step. Receptions take effect at the end of the step.
 std::optional<Plan> neighbour_gossip(const Layout& l, Forwarding preference, std::uint64_t seed,
                                      int step_limit, const Budget& budget) {
   const int P = l.P;
@@ -426,30 +427,34 @@ std::optional<Plan> neighbour_gossip(const Layout& l, Forwarding preference, std
         level[2 * W + w] = c3;
       }
       // (level, forwarding value, rarity): the forwarding value counts v's out-neighbours
-      // that lack m, taken high first or low first as `preference` says.
-      auto candidate_key = [&](int lv, int m) -> std::uint64_t {
+      // that lack m, taken high first or low first as `preference` says. Only the rarest
+      // `shortlist` candidates of a level get a forwarding value (it costs a look at every
+      // out-neighbour), which keeps a step linear in the channels on large networks.
+      auto forward_key = [&](int m) -> std::uint64_t {
         std::uint64_t lacking = 0;
         for (const int y : l.out[v]) lacking += holders.has(y, m) ? 0 : 1;
-        const std::uint64_t forward = preference == Forwarding::many_first ? 0xffff - lacking : lacking;
-        return static_cast<std::uint64_t>(lv) << 48 | forward << 32 | rank[m];
+        return preference == Forwarding::many_first ? 0xffff - lacking : lacking;
       };
+      const std::size_t shortlist = std::max<std::size_t>(64, 8 * static_cast<std::size_t>(limit));
       cand.assign(chans.size(), {});
       for (std::size_t i = 0; i < chans.size(); ++i) {
         const std::uint64_t* hu = holders.row(chans[i]);
         auto& list = cand[i];
         for (int lv = 0; lv < 3 && static_cast<int>(list.size()) < limit; ++lv) {
-          const std::size_t before = list.size();
+          const auto before = static_cast<std::ptrdiff_t>(list.size());
           for (int w = 0; w < W; ++w)
             for (std::uint64_t x = hu[w] & level[lv * W + w]; x != 0; x &= x - 1) {
               const int m = w * 64 + std::countr_zero(x);
-              list.emplace_back(candidate_key(lv, m), m);
+              list.emplace_back(static_cast<std::uint64_t>(rank[m]), m);
             }
-          const std::size_t keep = std::min<std::size_t>(list.size(), limit);
-          if (list.size() > keep) {
-            std::nth_element(list.begin() + before, list.begin() + keep, list.end());
-            list.resize(keep);
+          if (list.size() - before > shortlist) {
+            std::nth_element(list.begin() + before, list.begin() + before + shortlist, list.end());
+            list.resize(before + shortlist);
           }
+          for (auto it = list.begin() + before; it != list.end(); ++it)
+            it->first |= static_cast<std::uint64_t>(lv) << 48 | forward_key(it->second) << 32;
           std::sort(list.begin() + before, list.end());
+          if (static_cast<int>(list.size()) > limit) list.resize(limit);
         }
       }
       std::vector<int> chan_order(chans.size());
@@ -459,8 +464,8 @@ std::optional<Plan> neighbour_gossip(const Layout& l, Forwarding preference, std
         const auto kb = cand[b].empty() ? ~0ULL : cand[b][0].first;
         return ka < kb;
       });
-      const auto match = matcher.run(cand, chan_order, limit,
-                                     [](const std::pair<std::uint64_t, int>& c) { return c.second; });
+      const auto match = matcher.run(
+          cand, chan_order, limit, [](const std::pair<std::uint64_t, int>& c) { return c.second; });
       for (std::size_t i = 0; i < chans.size(); ++i)
         if (match[i] >= 0) {
           pending.push_back({static_cast<Step>(step), chans[i], v, match[i]});
@@ -625,13 +630,17 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
     if (p && (!best || p->steps < best->steps)) best = std::move(p);
   };
   if ((!best || best->steps > target) && l.ports <= 2) consider(pipeline_design(t, l));
-  // Restarts with fresh seeds until the bound, a few seconds of the budget, or 64 tries.
+  // Restarts with fresh seeds until the bound, 20 s of the budget, 64 tries, or 16 tries in
+  // a row that found nothing shorter (each try stops once it reaches the best so far).
   const Budget restarts = budget.sub(20.0);
-  for (int attempt = 0; attempt < 64 && (!best || best->steps > target) && !restarts.expired();
+  for (int attempt = 0, stale = 0;
+       attempt < 64 && stale < 16 && (!best || best->steps > target) && !restarts.expired();
        ++attempt) {
     const int limit = best ? best->steps - 1 : 4 * l.P;
     const auto preference = attempt % 2 == 0 ? Forwarding::many_first : Forwarding::few_first;
-    consider(neighbour_gossip(l, preference, mix(seed + attempt), limit, restarts));
+    auto plan = neighbour_gossip(l, preference, mix(seed + attempt), limit, restarts);
+    stale = plan ? 0 : stale + 1;
+    consider(std::move(plan));
   }
   if (!best) return std::nullopt;
   Schedule s = to_schedule(problem, l, *best, seed);

@@ -8,8 +8,9 @@
 //   build/release/tests/engines/gossip_test --gtest_also_run_disabled_tests
 //     --gtest_filter='*Scale*'   (one command line)
 // (GOSSIP_SCALE="kautz:3,4 all;torus:32x32 1" picks the cases).
-#include <gtest/gtest.h>
+#include "ccsched/engines/gossip.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -18,7 +19,6 @@
 #include <sstream>
 
 #include "ccsched/bounds/bounds.hpp"
-#include "ccsched/engines/gossip.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
@@ -54,11 +54,21 @@ std::string describe(const Case& c) {
 // reach the bound.
 TEST(Gossip, SmallNetworksVerifyAndMeetTheBounds) {
   const std::vector<Case> cases = {
-      {"torus:4x4", std::nullopt, 0},   {"torus:4x4", 1, 0},      {"torus:3x5", 3, 0},
-      {"hypercube:4", std::nullopt, 0}, {"hypercube:4", 1, 0},    {"hypercube:4", 2, 0},
-      {"kautz:2,3", std::nullopt, 0},   {"kautz:2,3", 1, 0},      {"kautz:2,3", 2, 0},
-      {"kautz:3,3", std::nullopt, 0},   {"mesh:3x4", std::nullopt, 0}, {"mesh:3x4", 1, 0},
-      {"mesh:3x4", 2, 0},               {"fattree:16", 1, 0},     {"fattree:16", std::nullopt, 0},
+      {"torus:4x4", std::nullopt, 0},
+      {"torus:4x4", 1, 0},
+      {"torus:3x5", 3, 0},
+      {"hypercube:4", std::nullopt, 0},
+      {"hypercube:4", 1, 0},
+      {"hypercube:4", 2, 0},
+      {"kautz:2,3", std::nullopt, 0},
+      {"kautz:2,3", 1, 0},
+      {"kautz:2,3", 2, 0},
+      {"kautz:3,3", std::nullopt, 0},
+      {"mesh:3x4", std::nullopt, 0},
+      {"mesh:3x4", 1, 0},
+      {"mesh:3x4", 2, 0},
+      {"fattree:16", 1, 0},
+      {"fattree:16", std::nullopt, 0},
       {"ring:7", std::nullopt, 0},
       // Odd x odd: bipartite with 5 + 4 processors, so no step lets all 9 receive under one
       // port and the bound 8 is out of reach; the neighbour gossip takes 10.
@@ -120,10 +130,11 @@ TEST(Gossip, SameSeedSameSchedule) {
 
 // Benchmark (by hand): steps, bound, seconds and peak resident memory per case.
 TEST(Gossip, DISABLED_Scale) {
-  std::string cases = "kautz:3,4 all;kautz:3,4 1;kautz:3,5 all;kautz:3,5 1;hypercube:8 all;"
-                      "hypercube:8 1;hypercube:10 all;hypercube:10 1;torus:16x16 all;"
-                      "torus:16x16 1;mesh:16x16 all;mesh:16x16 1;torus:32x32 all;torus:32x32 1;"
-                      "mesh:32x32 all;mesh:32x32 1;fattree:1024 all;fattree:1024 1";
+  std::string cases =
+      "kautz:3,4 all;kautz:3,4 1;kautz:3,5 all;kautz:3,5 1;hypercube:8 all;"
+      "hypercube:8 1;hypercube:10 all;hypercube:10 1;torus:16x16 all;"
+      "torus:16x16 1;mesh:16x16 all;mesh:16x16 1;torus:32x32 all;torus:32x32 1;"
+      "mesh:32x32 all;mesh:32x32 1;fattree:1024 all;fattree:1024 1";
   if (const char* env = std::getenv("GOSSIP_SCALE")) cases = env;
   std::istringstream list(cases);
   std::string item;
@@ -144,8 +155,8 @@ TEST(Gossip, DISABLED_Scale) {
     BoundOptions options;
     options.time_limit = 30.0;
     const int bound = lower_bounds(p, PathSet(p.topology, p.model), options).best;
-    std::printf("%-14s %-5s %6d %6d %8.2f %8ld\n", spec.c_str(), ports.c_str(),
-                s ? s->steps : -1, bound, seconds, usage.ru_maxrss / 1024);
+    std::printf("%-14s %-5s %6d %6d %8.2f %8ld\n", spec.c_str(), ports.c_str(), s ? s->steps : -1,
+                bound, seconds, usage.ru_maxrss / 1024);
     std::fflush(stdout);
   }
 }
