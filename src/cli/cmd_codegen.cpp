@@ -3,7 +3,8 @@
 //          schedule with real data and checks it; --build compiles it with mpicc, --run
 //          also runs it with mpirun on P ranks and exits with its status;
 //   msccl  the MSCCL algorithm XML of a broadcast, allgather, scatter, gather or alltoall.
-// The schedule must pass `verify`. docs/CODEGEN.md.
+// The schedule must pass `verify`; past --max-transfers (20,000) it is refused before
+// anything is written (size_limits.hpp). docs/CODEGEN.md.
 #include <fmt/core.h>
 
 #include <filesystem>
@@ -29,6 +30,7 @@ struct MpiCliOptions {
   bool barrier = false;
   bool build = false;
   bool run = false;
+  SizeLimits limits;
 };
 
 struct MscclCliOptions {
@@ -38,6 +40,7 @@ struct MscclCliOptions {
   std::string protocol = "Simple";
   std::string min_bytes = "0";
   std::string max_bytes = "0";
+  SizeLimits limits;
 };
 
 // The extension guards against writing a program into the wrong file; stdout, a pipe or a
@@ -59,7 +62,7 @@ void run_mpi(const MpiCliOptions& o) {
                            "--bytes");
   if ((o.build || o.run) && written_through(o.output))
     throw InvalidParameter("--build and --run need a file to compile", "-o");
-  const Schedule s = read_verified_schedule(o.file);
+  const Schedule s = read_verified_schedule(o.file, o.limits, "an MPI program");
   MpiProgramOptions options;
   options.elements = static_cast<int>(bytes / 4);
   options.barrier = o.barrier;
@@ -81,7 +84,7 @@ void run_msccl(const MscclCliOptions& o) {
   options.protocol = o.protocol;
   options.min_bytes = parse_bytes(o.min_bytes, "--min-bytes");
   options.max_bytes = parse_bytes(o.max_bytes, "--max-bytes");
-  const Schedule s = read_verified_schedule(o.file);
+  const Schedule s = read_verified_schedule(o.file, o.limits, "an MSCCL algorithm");
   write_output(o.output, generate_msccl_xml(s, options));
 }
 
@@ -106,6 +109,7 @@ void add_codegen_command(CLI::App& app) {
   m->add_flag("--run", mpi->run,
               "compile it and run it with mpirun on P ranks; exit 1 if a rank "
               "reports wrong data");
+  add_size_options(m, mpi->limits);
   m->callback([mpi] { run_mpi(*mpi); });
 
   auto msccl = std::make_shared<MscclCliOptions>();
@@ -120,6 +124,7 @@ void add_codegen_command(CLI::App& app) {
       ->capture_default_str();
   x->add_option("--max-bytes", msccl->max_bytes, "largest size (0: no limit)")
       ->capture_default_str();
+  add_size_options(x, msccl->limits);
   x->callback([msccl] { run_msccl(*msccl); });
 }
 

@@ -1,7 +1,9 @@
 // `ccsched render FILE -o steps.svg|report.html`: pictures of a schedule, one panel per
 // step (seed 000 Figs. 2 and 4, seed 001 Figs. 9 and 10), or a self-contained HTML report
 // with the summary, the seeds' table, the pictures and step-through buttons. The output's
-// extension picks the form; the schedule must pass `verify`. docs/RENDER.md.
+// extension picks the form; the schedule must pass `verify`. Schedules past
+// --max-transfers (20,000) or --max-processors (256) are refused before anything is
+// drawn (size_limits.hpp). docs/RENDER.md.
 #include <fmt/core.h>
 
 #include <filesystem>
@@ -28,6 +30,7 @@ struct RenderCliOptions {
   std::string t0 = "1us";
   std::string t1 = "0.5ns";
   std::string bytes = "1024";
+  SizeLimits limits;
 };
 
 std::string lower_extension(const std::string& path) {
@@ -56,9 +59,9 @@ void run_render(const RenderCliOptions& o) {
   report.message_bytes = parse_bytes(o.bytes, "--bytes");
   report.source = std::filesystem::path(o.file).filename().string();
 
-  const Schedule s = read_verified_schedule(o.file);
-  write_output(o.output,
-               html ? render_report_html(s, report) : render_steps_svg(s, render));
+  const Schedule s =
+      read_verified_schedule(o.file, o.limits, html ? "an HTML report" : "step pictures");
+  write_output(o.output, html ? render_report_html(s, report) : render_steps_svg(s, render));
 }
 
 }  // namespace
@@ -83,6 +86,7 @@ void add_render_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--bytes", options->bytes, "report: bytes per message for the estimate")
       ->capture_default_str();
+  add_size_options(cmd, options->limits, true);
   cmd->callback([options] { run_render(*options); });
 }
 

@@ -5,7 +5,9 @@
 // executions on the adding processors). Schedules that
 // break the channel or port rule are replayed with a warning — what a conflict costs is
 // what the replay shows; any other broken rule is an error. Without SimGrid in the build
-// the command says so (exit 2). docs/SIMULATE.md.
+// the command says so (exit 2). Past --max-transfers (20,000) the replay is refused with
+// one line (size_limits.hpp): a million transfers take SimGrid far beyond minutes.
+// docs/SIMULATE.md.
 #include <fmt/core.h>
 
 #include <memory>
@@ -31,6 +33,7 @@ struct SimulateOptions {
   std::string tc;
   std::string bytes;
   bool json = false;
+  SizeLimits limits;
 };
 
 void run_simulate([[maybe_unused]] const SimulateOptions& o) {
@@ -42,7 +45,7 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
   p.message_bytes = parse_bytes(o.bytes, "--bytes");
   if (!o.tc.empty()) p.add_time = parse_time_per_byte(o.tc, "--tc");
   // Rules 3 (channels) and 4 (ports) are resource conflicts the simulation can replay.
-  const Schedule s = read_verified_schedule(o.file, {3, 4});
+  const Schedule s = read_verified_schedule(o.file, o.limits, "a SimGrid replay", {3, 4});
   const bool reduction = is_reduction(s.collective);
   if (!o.tc.empty()) refuse_add_time_without_reduction(s, o.file);
   const Simulation r = simulate_schedule(s, p);
@@ -83,13 +86,12 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
       p.bandwidth, format_us(p.latency),
       p.hop_latency > 0 ? fmt::format(", {} us per hop", format_us(p.hop_latency)) : "",
       p.message_bytes,
-      reduction ? fmt::format("input vector ({} block{}), adds at {:.6g} us/B",
-                              s.collective.blocks, s.collective.blocks == 1 ? "" : "s",
-                              p.add_time * 1e6)
+      reduction ? fmt::format("input vector ({} block{}), adds at {:.6g} us/B", s.collective.blocks,
+                              s.collective.blocks == 1 ? "" : "s", p.add_time * 1e6)
                 : "message");
   // A reduction's rows also show how much of each simulated step its adds took.
-  const auto row = [&](const auto& step, const std::string& transfers, double seconds,
-                       double adds, double model) {
+  const auto row = [&](const auto& step, const std::string& transfers, double seconds, double adds,
+                       double model) {
     fmt::print("{:>6}  {:>9}  {:>15}  {}{:>15}  {:>8.3f}\n", step, transfers, format_us(seconds),
                reduction ? fmt::format("{:>12}  ", format_us(adds)) : "", format_us(model),
                model > 0 ? seconds / model : 1.0);
@@ -135,6 +137,7 @@ void add_simulate_command(CLI::App& app) {
                   "default 0");
   cmd->add_flag("--json", options->json,
                 "print {\"step_seconds\": [...], \"total_seconds\": ..., \"model_seconds\": ...}");
+  add_size_options(cmd, options->limits);
   cmd->callback([options] { run_simulate(*options); });
 }
 

@@ -2,7 +2,8 @@
 // a schedule that fails `verify` has no meaningful picture, program or time, so it is
 // refused with one line naming the first broken rule (exit status 2). `tolerated` lists
 // rules whose violations are reported as warnings instead (simulate measures what breaking
-// the channel and port rules costs).
+// the channel and port rules costs). With size limits, a schedule over them is refused
+// first (size_limits.hpp): verifying a million transfers only to refuse them is waste.
 #pragma once
 
 #include <fmt/core.h>
@@ -15,12 +16,12 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
+#include "size_limits.hpp"
 
 namespace ccsched::cli {
 
-inline Schedule read_verified_schedule(const std::string& file,
-                                       std::initializer_list<int> tolerated = {}) {
-  Schedule s = read_schedule_file(file);
+inline void require_valid(const Schedule& s, const std::string& file,
+                          std::initializer_list<int> tolerated = {}) {
   const auto violations = verify_schedule(s);
   std::size_t warned = 0;
   const Violation* first_fatal = nullptr;
@@ -46,6 +47,22 @@ inline Schedule read_verified_schedule(const std::string& file,
     fmt::print(stderr, "ccsched: warning: {}: {} conflict{} (first: {}); replaying it anyway\n",
                file, warned, warned == 1 ? "" : "s", it->text);
   }
+}
+
+inline Schedule read_verified_schedule(const std::string& file,
+                                       std::initializer_list<int> tolerated = {}) {
+  Schedule s = read_schedule_file(file);
+  require_valid(s, file, tolerated);
+  return s;
+}
+
+// As read_verified_schedule, refusing a schedule over `limits` before it is verified.
+inline Schedule read_verified_schedule(const std::string& file, const SizeLimits& limits,
+                                       std::string_view output,
+                                       std::initializer_list<int> tolerated = {}) {
+  Schedule s = read_schedule_file(file);
+  refuse_if_too_large(s, file, limits, output);
+  require_valid(s, file, tolerated);
   return s;
 }
 

@@ -634,8 +634,8 @@ std::string format_schedule_overview(const Schedule& s) {
     row.channel_steps = row.channels;
     steps.push_back(row);
   }
-  // Past 1,000 steps in use, rows of `group` consecutive steps.
-  constexpr std::size_t kRows = 1000;
+  // Past 1,024 steps in use, rows of `group` consecutive steps.
+  constexpr std::size_t kRows = 1024;
   const std::size_t group = steps.size() <= kRows ? 1 : (steps.size() + kRows - 1) / kRows;
   std::vector<Row> rows;
   for (std::size_t k = 0; k < steps.size(); k += group) {

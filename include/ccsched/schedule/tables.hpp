@@ -76,7 +76,7 @@ bool table_within(const Schedule& s, long long max_transfers);
 
 // Per step in use: transfers, channels used / available (%), the busiest sender and
 // receiver (transfers one processor starts / ends) and the longest path in hops; past
-// 1,000 steps in use, consecutive steps are grouped into at most about 1,000 rows (sums
+// 1,024 steps in use, consecutive steps are grouped into at most 1,024 rows (sums
 // of transfers, maxima of the rest). Then a total line. Steps outside 1..steps count too.
 std::string format_schedule_overview(const Schedule& s);
 

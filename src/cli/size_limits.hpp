@@ -1,0 +1,65 @@
+// The size limits of the commands whose output grows with the schedule (docs/RELIABILITY.md
+// "Limits"): `render` (pictures), `codegen` (programs) and `simulate` (a SimGrid replay).
+// An AAS on 1,000 processors has about a million transfers: its pictures, its MPI program
+// (tens of megabytes of C) or its replay would take minutes to gigabytes, so above the limit
+// these commands refuse with one line naming the limit and the option that lifts it (exit
+// status 2), before the schedule is verified and before anything is written. `show` and
+// `solve --table` print an overview instead (tables.hpp).
+#pragma once
+
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <string_view>
+
+#include "ccsched/core/error.hpp"
+#include "ccsched/schedule/schedule.hpp"
+
+namespace ccsched::cli {
+
+// The default for every command: a 20,000-transfer MPI program is about a megabyte of C.
+inline constexpr long long kDefaultMaxTransfers = 20000;
+// Pictures: past 256 processors a panel is a blur of nodes, and Graphviz's layout of the
+// network alone takes minutes.
+inline constexpr long long kDefaultMaxProcessors = 256;
+
+struct SizeLimits {
+  long long max_transfers = kDefaultMaxTransfers;    // 0: no limit
+  long long max_processors = kDefaultMaxProcessors;  // 0: no limit; only where offered
+};
+
+// --max-transfers (and --max-processors when `processors`) on `cmd`.
+inline void add_size_options(CLI::App* cmd, SizeLimits& limits, bool processors = false) {
+  cmd->add_option("--max-transfers", limits.max_transfers,
+                  "refuse schedules with more transfers than this (0: no limit)")
+      ->capture_default_str();
+  if (processors)
+    cmd->add_option("--max-processors", limits.max_processors,
+                    "refuse networks with more processors than this (0: no limit)")
+        ->capture_default_str();
+}
+
+// Throws InvalidParameter for a negative limit, Unsupported (one line, exit 2) when `s` is
+// over a limit; `output` says what would have been made ("an MPI program").
+inline void refuse_if_too_large(const Schedule& s, const std::string& file,
+                                const SizeLimits& limits, std::string_view output) {
+  if (limits.max_transfers < 0)
+    throw InvalidParameter("must be 0 (no limit) or more", "--max-transfers");
+  if (limits.max_processors < 0)
+    throw InvalidParameter("must be 0 (no limit) or more", "--max-processors");
+  const auto transfers = static_cast<long long>(s.transfers.size());
+  if (limits.max_transfers > 0 && transfers > limits.max_transfers)
+    throw Unsupported(fmt::format("{} transfers, more than the limit of {} for {} (--max-transfers "
+                                  "N raises it, 0 lifts it)",
+                                  transfers, limits.max_transfers, output),
+                      file);
+  const long long processors = s.topology.processor_count();
+  if (limits.max_processors > 0 && processors > limits.max_processors)
+    throw Unsupported(fmt::format("{} processors, more than the limit of {} for {} "
+                                  "(--max-processors N raises it, 0 lifts it)",
+                                  processors, limits.max_processors, output),
+                      file);
+}
+
+}  // namespace ccsched::cli

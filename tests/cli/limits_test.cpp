@@ -1,0 +1,166 @@
+// The size limits end to end (docs/RELIABILITY.md "Limits"), through the built binary, on
+// the 65,280-transfer hypercube:8 AAS (tests/schedule/support.hpp): `verify` reads and
+// checks it; `show` (and `solve --table`) print the per-step overview instead of the
+// table unless --max-transfers lifts the limit; `render`, `codegen` and `simulate` refuse
+// with one line naming the limit and the option (exit 2) and write nothing; a raised limit
+// lets them through; `render` also refuses networks of more than 256 processors.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ccsched/schedule/json.hpp"
+#include "cli_run.hpp"
+#include "support.hpp"
+
+namespace ccsched {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::CliRun;
+using test::slurp;
+
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+class Limits : public test::CliTest {
+ protected:
+  Limits() : CliTest("ccsched_limits_") {}
+
+  // The schedule file, written once for the suite.
+  static void SetUpTestSuite() {
+    big_ = fs::temp_directory_path() / ("ccsched_limits_" + std::to_string(::getpid()) + ".json");
+    std::ofstream out(big_);
+    write_schedule_json(test::hypercube_xor_aas(8), out);
+  }
+  static void TearDownTestSuite() { fs::remove(big_); }
+
+  CliRun run(const std::vector<std::string>& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    CliRun r;
+    r.status = test::wait_status(test::spawn_ccsched(args, o, e));
+    ::close(o);
+    ::close(e);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  static inline fs::path big_;
+};
+
+TEST_F(Limits, VerifyReadsAndChecksTheWholeSchedule) {
+  const CliRun r = run({"verify", big_.string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "valid: AAS on hypercube:8, 65280 transfers in 255 steps\n");
+}
+
+TEST_F(Limits, ShowPrintsTheOverviewPastTheLimit) {
+  const CliRun r = run({"show", big_.string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("valid:       yes\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("table left out: 65280 transfers in 255 steps, more than the limit of "
+                       "20000 (--max-transfers 0 prints it); the overview instead:\n"),
+            std::string::npos)
+      << r.out;
+  // Header, valid line, note, overview title, column heads, 255 steps, total.
+  EXPECT_LT(lines(r.out), 280U) << r.out;
+  EXPECT_EQ(r.out.find("channel utilisation:"), std::string::npos);
+
+  const CliRun table = run({"show", big_.string(), "--max-transfers", "0"});
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("channel utilisation:"), std::string::npos);
+  EXPECT_GT(lines(table.out), 256U + 255U);  // a grid row per processor, a line per step
+
+  const CliRun negative = run({"show", big_.string(), "--max-transfers", "-1"});
+  EXPECT_EQ(negative.status, 2);
+  EXPECT_EQ(lines(negative.err), 1U) << negative.err;
+}
+
+TEST_F(Limits, SolveTableGivesWayToTheOverview) {
+  const CliRun r = run({"solve", "hypercube:8", "--cc", "AAS", "--ports", "1", "--table"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("more than the limit of 20000 (`ccsched show` on the -o file with "
+                       "--max-transfers 0 prints it); the overview instead:\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_LT(lines(r.out), 300U);
+}
+
+TEST_F(Limits, OutputCommandsRefuseWithOneLineAndWriteNothing) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string output;
+  };
+  const std::string file = big_.string();
+  const std::vector<Case> cases = {
+      {{"render", file, "-o"}, "s.svg"},
+      {{"render", file, "-o"}, "r.html"},
+      {{"codegen", "mpi", file, "-o"}, "p.c"},
+      {{"codegen", "msccl", file, "-o"}, "a.xml"},
+  };
+  for (const auto& c : cases) {
+    auto args = c.args;
+    args.push_back((dir_ / c.output).string());
+    const CliRun r = run(args);
+    EXPECT_EQ(r.status, 2) << c.output << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1U) << r.err;
+    EXPECT_NE(r.err.find("65280 transfers, more than the limit of 20000"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("--max-transfers N raises it, 0 lifts it"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / c.output)) << c.output;
+    EXPECT_TRUE(temporaries().empty());
+  }
+  const CliRun sim =
+      run({"simulate", file, "--bandwidth", "1GBps", "--latency", "1us", "--bytes", "1024"});
+  EXPECT_EQ(sim.status, 2) << sim.err;
+  EXPECT_EQ(lines(sim.err), 1U) << sim.err;
+  if (sim.err.find("without SimGrid") == std::string::npos) {
+    EXPECT_NE(sim.err.find("65280 transfers, more than the limit of 20000 for a SimGrid replay"),
+              std::string::npos)
+        << sim.err;
+  }
+}
+
+TEST_F(Limits, ARaisedLimitLetsTheScheduleThrough) {
+  const fs::path program = dir_ / "p.c";
+  const CliRun r =
+      run({"codegen", "mpi", big_.string(), "-o", program.string(), "--max-transfers", "65280"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // One send per transfer at least: the program names every one of the 65,280.
+  EXPECT_GT(fs::file_size(program), 65280U * 10U);
+}
+
+TEST_F(Limits, RenderRefusesLargeNetworks) {
+  Schedule s = test::hypercube_xor_aas(9);
+  s.transfers.resize(512);  // step 1 only: readable, not valid (the limit comes first)
+  const fs::path file = dir_ / "h9.json";
+  {
+    std::ofstream out(file);
+    write_schedule_json(s, out);
+  }
+  const fs::path svg = dir_ / "s.svg";
+  const CliRun r = run({"render", file.string(), "-o", svg.string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(lines(r.err), 1U) << r.err;
+  EXPECT_NE(r.err.find("512 processors, more than the limit of 256 for step pictures "
+                       "(--max-processors N raises it, 0 lifts it)"),
+            std::string::npos)
+      << r.err;
+  // Lifted, the next check speaks: the schedule is not valid.
+  const CliRun lifted = run({"render", file.string(), "-o", svg.string(), "--max-processors", "0"});
+  EXPECT_EQ(lifted.status, 2);
+  EXPECT_NE(lifted.err.find("not a valid schedule"), std::string::npos) << lifted.err;
+  EXPECT_FALSE(fs::exists(svg));
+}
+
+}  // namespace
+}  // namespace ccsched
