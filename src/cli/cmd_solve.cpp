@@ -188,7 +188,11 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
   fmt::print("engine       {}, seed {}, {:.2f} s\n",
              out.schedule && out.schedule->solver ? out.schedule->solver->engine : o.engine, seed,
              out.seconds);
-  if (o.table && out.schedule) fmt::print("\n{}", format_schedule_table(*out.schedule));
+  if (o.table && out.schedule)
+    fmt::print("\n{}", format_table_or_overview(*out.schedule, TableLayout::automatic,
+                                                kTableMaxTransfers,
+                                                "`ccsched show` on the -o file with "
+                                                "--max-transfers 0"));
 }
 
 // --runs: a success is a schedule of at most --steps steps (without --steps: one that
