@@ -690,7 +690,8 @@ bool exceeds_ports(const std::vector<Segment>& segments, const Layout& lay, int 
 
 std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
   const auto& model = problem.model;
-  if (model.switching != Switching::wormhole || is_reduction(problem.collective))
+  if (model.switching != Switching::wormhole || is_reduction(problem.collective) ||
+      (model.ports && *model.ports < 1))
     return std::nullopt;
   const auto shape = recognise_grid(problem.topology);
   if (!shape) return std::nullopt;

@@ -27,7 +27,8 @@ namespace ccsched {
 // network gets nothing), its messages are one per ordered pair of processors (AAS, or any
 // collective with exactly that pattern), and the model is wormhole. Nothing otherwise.
 // The result has passed no verifier here; callers that need a guarantee check it (the
-// tests check every case).
+// tests check every case). Cost: about 250 bytes per transfer at the peak, the Schedule
+// itself included (torus:32x32: 2 M transfers, 0.5 GB, 2 s all-port, 4 s one port).
 std::optional<Schedule> grid_aas_schedule(const Problem& problem);
 
 }  // namespace ccsched
