@@ -2,7 +2,7 @@
 // step (seed 000 Figs. 2 and 4, seed 001 Figs. 9 and 10), or a self-contained HTML report
 // with the summary, the seeds' table, the pictures and step-through buttons. The output's
 // extension picks the form; the schedule must pass `verify`. Schedules past
-// --max-transfers (20,000) or --max-processors (256) are refused before anything is
+// --max-transfers (20,000) or --max-processors (1,024) are refused before anything is
 // drawn (size_limits.hpp). docs/RENDER.md.
 #include <fmt/core.h>
 

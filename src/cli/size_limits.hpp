@@ -20,9 +20,10 @@ namespace ccsched::cli {
 
 // The default for every command: a 20,000-transfer MPI program is about a megabyte of C.
 inline constexpr long long kDefaultMaxTransfers = 20000;
-// Pictures: past 256 processors a panel is a blur of nodes, and Graphviz's layout of the
-// network alone takes minutes.
-inline constexpr long long kDefaultMaxProcessors = 256;
+// Pictures: Graphviz's layout of the network grows faster than its size (hypercube:10, 1,024
+// processors: 7-10 s for the layout and three panels; four times the nodes would take
+// minutes), and past a thousand nodes a panel is a blur.
+inline constexpr long long kDefaultMaxProcessors = 1024;
 
 struct SizeLimits {
   long long max_transfers = kDefaultMaxTransfers;    // 0: no limit

@@ -3,7 +3,7 @@
 // checks it; `show` (and `solve --table`) print the per-step overview instead of the
 // table unless --max-transfers lifts the limit; `render`, `codegen` and `simulate` refuse
 // with one line naming the limit and the option (exit 2) and write nothing; a raised limit
-// lets them through; `render` also refuses networks of more than 256 processors.
+// lets them through; `render` also refuses networks of more than 1,024 processors.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -140,9 +140,9 @@ TEST_F(Limits, ARaisedLimitLetsTheScheduleThrough) {
 }
 
 TEST_F(Limits, RenderRefusesLargeNetworks) {
-  Schedule s = test::hypercube_xor_aas(9);
-  s.transfers.resize(512);  // step 1 only: readable, not valid (the limit comes first)
-  const fs::path file = dir_ / "h9.json";
+  Schedule s = test::ring4_aas();
+  s.topology = test::ring(1100);  // readable, not valid (the limit comes first)
+  const fs::path file = dir_ / "ring.json";
   {
     std::ofstream out(file);
     write_schedule_json(s, out);
@@ -151,10 +151,15 @@ TEST_F(Limits, RenderRefusesLargeNetworks) {
   const CliRun r = run({"render", file.string(), "-o", svg.string()});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1U) << r.err;
-  EXPECT_NE(r.err.find("512 processors, more than the limit of 256 for step pictures "
+  EXPECT_NE(r.err.find("1100 processors, more than the limit of 1024 for step pictures "
                        "(--max-processors N raises it, 0 lifts it)"),
             std::string::npos)
       << r.err;
+  const CliRun lowered = run({"render", big_.string(), "-o", svg.string(), "--max-transfers", "0",
+                              "--max-processors", "100"});
+  EXPECT_EQ(lowered.status, 2);
+  EXPECT_NE(lowered.err.find("256 processors, more than the limit of 100"), std::string::npos)
+      << lowered.err;
   // Lifted, the next check speaks: the schedule is not valid.
   const CliRun lifted = run({"render", file.string(), "-o", svg.string(), "--max-processors", "0"});
   EXPECT_EQ(lifted.status, 2);
