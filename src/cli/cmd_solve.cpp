@@ -239,6 +239,12 @@ void run_solve(const SolveOptions& o) {
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
   if (o.time_limit > 0) request.time_limit = o.time_limit;
+  // Large networks answer within a minute unless told otherwise (issue 14): the search
+  // stops in time to verify and write the best schedule found.
+  constexpr int kLargeNetwork = 256;
+  constexpr double kLargeNetworkSeconds = 45.0;
+  if (o.time_limit <= 0 && problem.topology.processor_count() > kLargeNetwork)
+    request.time_limit = kLargeNetworkSeconds;
   request.relay_time_limit = o.relay_time_limit;
   request.interrupt = &g_interrupted;
   if (o.radius > 0) request.options.radius = o.radius;
@@ -329,7 +335,9 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa")
       ->capture_default_str();
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T");
-  cmd->add_option("--time-limit", options->time_limit, "seconds; the best schedule so far is returned");
+  cmd->add_option("--time-limit", options->time_limit,
+                  "seconds; the best schedule so far is returned (default: no limit up to 256 "
+                  "processors, 45 s above, so that large networks answer within a minute)");
   cmd->add_option("--relay-time-limit", options->relay_time_limit,
                   "scatters: seconds for the search with relays after the direct one (0: skip it; "
                   "the claim then stays 'optimal within direct delivery')")

@@ -17,6 +17,7 @@
 
 #include "ccsched/engines/engine.hpp"
 #include "ccsched/schedule/verify.hpp"
+#include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
 
@@ -125,9 +126,26 @@ struct Delivery {
 // A path for every delivery so that no channel carries two of them: a one-step routing
 // question for CaDiCaL (one path per delivery, at most one delivery per channel). Empty
 // when there is none (or when the conflict limit is reached first).
-std::optional<std::vector<const Path*>> route_one_step(const Problem& problem,
-                                                       const PathSet& paths,
-                                                       const std::vector<Delivery>& group) {
+// Under minimal wormhole routing a first-fit pass over lazily found paths comes first: it
+// routes XOR and shift rounds on fat trees and multistage networks at once, and needs no
+// path lists (issue 14: fattree:1024 AAS); CaDiCaL decides what it leaves, on networks
+// small enough to list paths.
+constexpr int kSatRoutingProcessors = 256;
+
+std::optional<std::vector<Path>> route_one_step(const Problem& problem, const PathSet& paths,
+                                                const std::vector<Delivery>& group) {
+  if (paths.searches_lazily()) {
+    std::vector<char> used(problem.topology.channel_count(), 0);
+    std::vector<Path> chosen;
+    for (const Delivery& d : group) {
+      auto p = paths.first_free_path(d.from, d.to, used);
+      if (!p) break;
+      for (const ChannelId c : p->channels) used[c] = 1;
+      chosen.push_back(std::move(*p));
+    }
+    if (chosen.size() == group.size()) return chosen;
+    if (problem.topology.processor_count() > kSatRoutingProcessors) return std::nullopt;
+  }
   CaDiCaL::Solver solver;
   solver.set("quiet", 1);
   sat::Cnf cnf(&solver);
@@ -147,11 +165,11 @@ std::optional<std::vector<const Path*>> route_one_step(const Problem& problem,
   for (const auto& u : users) cnf.at_most_one(u);
   solver.limit("conflicts", 20000);
   if (solver.solve() != 10) return std::nullopt;
-  std::vector<const Path*> chosen(group.size(), nullptr);
+  std::vector<Path> chosen(group.size());
   for (std::size_t i = 0; i < group.size(); ++i)
     for (const auto& [y, p] : choice[i])
       if (solver.val(y) > 0) {
-        chosen[i] = p;
+        chosen[i] = *p;
         break;
       }
   return chosen;
@@ -173,7 +191,7 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
     return std::nullopt;
   const auto processors = problem.topology.processors();
   const auto P = static_cast<int>(processors.size());
-  if (P < 2 || P > 256) return std::nullopt;
+  if (P < 2 || P > (paths.searches_lazily() ? 4096 : kSatRoutingProcessors)) return std::nullopt;
   if (xor_rounds && !std::has_single_bit(static_cast<unsigned>(P))) return std::nullopt;
   std::vector<int> index(problem.topology.node_count(), -1);
   for (int i = 0; i < P; ++i) index[processors[i]] = i;
@@ -199,7 +217,7 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
   // not route alone is split into single-delivery groups placed first-fit as well.
   struct Group {
     std::vector<Delivery> deliveries;
-    std::vector<const Path*> routes;
+    std::vector<Path> routes;
     int rounds = 0;
   };
   std::vector<Group> steps;
@@ -230,7 +248,7 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
   transfers.reserve(deliveries);
   for (std::size_t s = 0; s < steps.size(); ++s)
     for (std::size_t i = 0; i < steps[s].deliveries.size(); ++i)
-      transfers.push_back({static_cast<Step>(s + 1), steps[s].routes[i]->nodes,
+      transfers.push_back({static_cast<Step>(s + 1), steps[s].routes[i].nodes,
                            {steps[s].deliveries[i].message}});
   Schedule s = assemble_schedule(problem, std::move(transfers), "constructive", 0);
   if (!verify_schedule(s).empty()) return std::nullopt;
@@ -267,7 +285,7 @@ std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths
   for (int i = 0; i < P; ++i) shift.push_back({of[i], processors[i], processors[(i + 1) % P]});
   const auto forward = route_one_step(problem, paths, shift);
   if (!forward) return std::nullopt;
-  std::optional<std::vector<const Path*>> both;
+  std::optional<std::vector<Path>> both;
   if (ports >= 2) {
     auto two = shift;
     for (int i = 0; i < P; ++i)
@@ -281,14 +299,75 @@ std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths
   std::vector<Transfer> transfers;
   for (int i = 0; i < P; ++i) {
     for (int s = 1; s <= behind; ++s)
-      transfers.push_back({static_cast<Step>(s), (both ? (*both)[i] : (*forward)[i])->nodes,
+      transfers.push_back({static_cast<Step>(s), (both ? (*both)[i] : (*forward)[i]).nodes,
                            {of[((i - s + 1) % P + P) % P]}});
     for (int s = 1; s <= ahead; ++s)
-      transfers.push_back({static_cast<Step>(s), (*both)[P + i]->nodes, {of[(i + s - 1) % P]}});
+      transfers.push_back({static_cast<Step>(s), (*both)[P + i].nodes, {of[(i + s - 1) % P]}});
   }
   Schedule s = assemble_schedule(problem, std::move(transfers), "constructive", 0);
   if (!verify_schedule(s).empty()) return std::nullopt;
   return s;
+}
+
+// XOR rounds on the binary fat tree fattree:N (generators.cpp make_fattree: processor p
+// under switch s0.(p>>1); s<l>.<w> joined to s<l+1>.<w'> for the w' that differ from w at
+// most in bit l). Round c (1 <= c < N) delivers p -> p XOR c in one step on routes fixed in
+// closed form: up from s0.(p>>1), the climb from level l sets bit l of the switch word to
+// bit l of p, until the level above the highest differing word bit; down, each level sets
+// bit l to the destination's. Why no two routes of a round share a channel: the up channel
+// out of level l is named by the bits the subtree shares (p's bits above l, the same for
+// every source under it) and by p's bits 0..l, which differ between the sources of one
+// subtree; the down channel into level l of the destination's subtree is named by that
+// subtree's bits and by the sources' bits 0..l, which XOR with c maps one to one onto the
+// destinations' bits 0..l. So N-1 steps, the reception bound, with no routing search
+// (issue 14: fattree:1024 AAS, where searching the routes took minutes).
+std::optional<Schedule> fattree_xor_rounds(const Problem& problem) {
+  const auto& t = problem.topology;
+  const auto& c = problem.collective;
+  if (problem.model.switching != Switching::wormhole || problem.model.combining ||
+      !t.name().starts_with("fattree:") || !t.fault_records().empty())
+    return std::nullopt;
+  const long long N = t.processor_count();
+  if (N < 4 || !std::has_single_bit(static_cast<unsigned long long>(N))) return std::nullopt;
+  try {
+    if (!make_topology(t.name()).same_network(t)) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  // An all-to-all scatter pattern between processors 0..N-1 (ids are the processors).
+  if (c.messages.size() != static_cast<std::size_t>(N * (N - 1))) return std::nullopt;
+  std::vector<MessageId> message(static_cast<std::size_t>(N * N), -1);
+  for (const auto& m : c.messages) {
+    if (m.targets.size() != 1 || m.origin >= N || m.targets[0] >= N) return std::nullopt;
+    message[static_cast<std::size_t>(m.origin * N + m.targets[0])] = m.id;
+  }
+  const long long half = N / 2;
+  auto sw = [&](int level, long long word) { return static_cast<NodeId>(N + level * half + word); };
+  std::vector<Transfer> transfers;
+  transfers.reserve(c.messages.size());
+  for (long long round = 1; round < N; ++round)
+    for (long long p = 0; p < N; ++p) {
+      const long long q = p ^ round;
+      const MessageId m = message[static_cast<std::size_t>(p * N + q)];
+      if (m < 0) return std::nullopt;
+      const long long a = p >> 1, b = q >> 1;
+      std::vector<NodeId> path{static_cast<NodeId>(p), sw(0, a)};
+      if (a != b) {
+        const int top = std::bit_width(static_cast<unsigned long long>(a ^ b));  // levels up
+        long long w = a;
+        for (int l = 0; l < top; ++l) {
+          w = (w & ~(1LL << l)) | (((p >> l) & 1) << l);
+          path.push_back(sw(l + 1, w));
+        }
+        for (int l = top - 1; l >= 0; --l) {
+          w = (w & ~(1LL << l)) | (b & (1LL << l));
+          path.push_back(sw(l, w));
+        }
+      }
+      path.push_back(static_cast<NodeId>(q));
+      transfers.push_back({static_cast<Step>(round), std::move(path), {m}});
+    }
+  return assemble_schedule(problem, std::move(transfers), "constructive", 0);
 }
 
 }  // namespace
@@ -305,6 +384,8 @@ std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& p
 
 std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths) {
   refuse_reductions(problem.collective, "the constructive designs", "constructive");
+  // One link per processor: N-1 steps is the reception bound, so nothing can do better.
+  if (auto s = fattree_xor_rounds(problem)) return s;
   std::optional<Schedule> best = hypercube_masks(problem);
   if (auto s = rounds_schedule(problem, paths); s && (!best || s->steps < best->steps))
     best = std::move(s);

@@ -92,6 +92,26 @@ TEST(Constructive, DeclinesFaultsAndOtherNetworks) {
   EXPECT_TRUE(none(make_problem("petersen", CollectiveKind::AAS, std::nullopt)));
 }
 
+// Fat trees: XOR rounds on closed-form routes, N-1 steps (the reception bound: one link per
+// processor) with every route checked by the verifier; a faulty fat tree gets something
+// else or nothing, never the design (its routes would cross the missing link).
+TEST(Constructive, FatTreeXorRoundsMeetTheReceptionBound) {
+  for (const int n : {4, 8, 16, 32, 64}) {
+    const Problem p = make_problem("fattree:" + std::to_string(n), CollectiveKind::AAS, 1);
+    const PathSet paths(p.topology, p.model);
+    const auto s = constructive_schedule(p, paths);
+    ASSERT_TRUE(s.has_value()) << n;
+    EXPECT_TRUE(verify_schedule(*s).empty()) << n;
+    EXPECT_EQ(s->steps, n - 1) << n;
+    EXPECT_EQ(lower_bounds(p, paths).best, n - 1) << n;
+  }
+  const Problem faulty = make_problem("fattree:16", CollectiveKind::AAS, 1, {"s0.0-s1.0"});
+  const auto s = constructive_schedule(faulty, PathSet(faulty.topology, faulty.model));
+  if (s) {
+    EXPECT_TRUE(verify_schedule(*s).empty());
+  }
+}
+
 // Broadcasts get the ring all-gather where the ring's shift routes (at most P-1 steps);
 // whatever comes back is valid and never below a lower bound.
 TEST(Constructive, BroadcastDesignsAreValidAndAboveTheBound) {
