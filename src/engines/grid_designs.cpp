@@ -439,9 +439,13 @@ std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
   const long long makespan = plan.makespan;
 
   // The lines of each dimension (their first node) and a key that staggers them: line
-  // `base` runs the rounds of a copy cyclically from round (key + offset) mod R, so the
-  // processors busy in one dimension lie on diagonals rather than on whole lines, and an
-  // offset can be chosen that keeps them apart from those busy in another dimension.
+  // `base` runs the rounds of a copy cyclically from round (key + offset) mod R (forwards
+  // in even dimensions, backwards in odd ones), so the processors busy in one dimension
+  // lie on diagonals rather than on whole lines, the diagonals of two dimensions move
+  // together, and an offset can be chosen that keeps them apart (on a 2h-ring the busy
+  // processors of a round of {d, h-d} are s + {0, d, d+1, 2d+1} mod h when 2d+1 < h, a
+  // set symmetric about its centre, so two dimensions clash in a fixed pattern that one
+  // offset removes whenever the sets are at most half of Z_h).
   std::vector<std::vector<std::pair<NodeId, int>>> lines(dims);
   for (NodeId base = 0; base < lay.nodes; ++base)
     for (int p = 0; p < dims; ++p) {
@@ -488,7 +492,10 @@ std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
             const long long step = first_step[j][p] + static_cast<long long>(ci) * rounds + i;
             const std::size_t row = static_cast<std::size_t>(step) * lay.nodes;
             for (const auto& [base, key] : lines[p]) {
-              const auto& round = cls.rounds[(i + key + offset) % rounds];
+              // Odd dimensions run the cycle backwards: the busy diagonals of two
+              // dimensions then move the same way and an offset keeps them apart.
+              const int at = p % 2 == 0 ? i : rounds - 1 - i;
+              const auto& round = cls.rounds[(at + key + offset) % rounds];
               for (const Arc& a : round) {
                 const NodeId from = base + a.start * lay.stride[p];
                 const int end = ((a.start + a.delta) % n + n) % n;
