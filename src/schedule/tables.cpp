@@ -337,9 +337,26 @@ class ReductionReplay {
   std::map<std::pair<NodeId, int>, std::set<NodeId>> acc_;
 };
 
+// "{0,3,5}". A set of more than 16 (a reduction on hundreds of processors sums hundreds of
+// inputs) is written by runs of consecutive ids, "{0..511}", and past 8 runs cut short with
+// its size, "{0..3,8..11,...; 512 in all}": every cell of a column is padded to the widest,
+// so one long set would make every line of the table as long.
 std::string set_text(const Topology& t, const std::set<NodeId>& set) {
   std::vector<std::string> names;
-  for (const NodeId n : set) names.push_back(node_name(t, n));
+  constexpr std::size_t kListed = 16, kRuns = 8;
+  if (set.size() <= kListed) {
+    for (const NodeId n : set) names.push_back(node_name(t, n));
+    return fmt::format("{{{}}}", fmt::join(names, ","));
+  }
+  for (auto it = set.begin(); it != set.end() && names.size() < kRuns;) {
+    const NodeId first = *it;
+    NodeId last = first;
+    for (++it; it != set.end() && *it == last + 1; ++it) last = *it;
+    names.push_back(last == first ? node_name(t, first)
+                                  : fmt::format("{}..{}", node_name(t, first), node_name(t, last)));
+    if (names.size() == kRuns && it != set.end())
+      return fmt::format("{{{},...; {} in all}}", fmt::join(names, ","), set.size());
+  }
   return fmt::format("{{{}}}", fmt::join(names, ","));
 }
 

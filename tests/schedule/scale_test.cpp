@@ -250,5 +250,41 @@ TEST(ScheduleScale, OverviewReplacesTheTablePastTheLimit) {
   EXPECT_THROW(format_table_or_overview(s, TableLayout::steps, 1000, "--x 0"), InvalidParameter);
 }
 
+// A reduction's steps table names the senders each value sums; past 16 they are written by
+// runs, so the padded column stays narrow. A chain REDUCE on ring:40 into 0: in step k,
+// node 40-k sends what it holds to 39-k, so the last value sums the inputs of 1..39.
+TEST(ScheduleScale, LargeSenderSetsAreWrittenByRuns) {
+  Schedule s;
+  s.topology = test::ring(40);
+  s.collective.kind = CollectiveKind::REDUCE;
+  for (NodeId v = 0; v < 40; ++v) s.collective.senders.push_back(v);
+  s.collective.receivers = {0};
+  s.model.ports = 1;
+  s.steps = 39;
+  for (Step k = 1; k <= 39; ++k)
+    s.transfers.push_back(test::reduction_transfer(
+        k, {40 - k, 39 - k}, {0}, k == 1 ? ReductionSend::input : ReductionSend::acc));
+  ASSERT_EQ(texts(verify_schedule(s)), std::vector<std::string>{});
+  const std::string table = format_schedule_table(s);
+  EXPECT_NE(table.find("step 39:  1 -> 0    acc{1..39} "), std::string::npos) << table;
+  EXPECT_NE(table.find("acc{23..39} "), std::string::npos) << table;  // 17: a run
+  EXPECT_NE(table.find("acc{24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39} "),
+            std::string::npos)
+      << table;  // 16: listed
+  EXPECT_NE(table.find("  0  block 0:  {0..39}  complete\n"), std::string::npos) << table;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) EXPECT_LT(line.size(), 100U) << line;
+
+  // Every even node's input straight into 0 (the table judges nothing): 20 runs of one,
+  // cut short after 8.
+  s.transfers.clear();
+  s.steps = 1;
+  for (NodeId v = 2; v < 40; v += 2)
+    s.transfers.push_back(test::reduction_transfer(1, {v, 0}, {0}, ReductionSend::input));
+  const std::string scattered = format_schedule_table(s);
+  EXPECT_NE(scattered.find("{0,2,4,6,8,10,12,14,...; 20 in all}"), std::string::npos)
+      << scattered;
+}
+
 }  // namespace
 }  // namespace ccsched
