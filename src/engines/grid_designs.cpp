@@ -25,6 +25,10 @@ namespace {
 // first fit scans steps per message, fine for a few hundred processors.
 constexpr int kDirectUpTo = 400;
 
+// Largest odd ring whose leftover lengths are packed by first fit (which tries every
+// round for every arc); longer rings put them into bins of rotations.
+constexpr int kFirstFitPairsUpTo = 64;
+
 struct GridShape {
   std::vector<int> dims;  // row-major, last coordinate fastest (generators.cpp make_grid)
   bool wrap = false;
@@ -103,24 +107,40 @@ std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vect
   std::stable_sort(arcs.begin(), arcs.end(), [](const Arc& a, const Arc& b) {
     return a.start != b.start ? a.start < b.start : std::abs(a.delta) > std::abs(b.delta);
   });
+  // Busy channels of each round as bits: bit dir * n + v is the channel leaving v
+  // clockwise (dir 0) or counter-clockwise (dir 1). An arc's channels are one circular
+  // range of those bits, checked a word at a time (long rings have long arcs).
+  const std::size_t words = (2 * static_cast<std::size_t>(n) + 63) / 64;
   std::vector<std::vector<Arc>> rounds;
-  std::vector<std::vector<char>> busy;  // [round][2 * node + direction]
-  for (const Arc& a : arcs) {
+  std::vector<std::vector<std::uint64_t>> busy;
+  auto each_word = [&](const Arc& a, auto&& visit) {  // visit(word, mask) until false
+    const int len = std::abs(a.delta);
     const int dir = a.delta > 0 ? 0 : 1;
-    const int step = a.delta > 0 ? 1 : -1;
-    auto fits = [&](const std::vector<char>& b) {
-      for (int i = 0, at = a.start; i < std::abs(a.delta); ++i, at = (at + step + n) % n)
-        if (b[2 * at + dir]) return false;
-      return true;
-    };
+    const int lo = a.delta > 0 ? a.start : ((a.start - len + 1) % n + n) % n;
+    for (const auto& [from, count] : {std::pair<int, int>{lo, std::min(len, n - lo)},
+                                     std::pair<int, int>{0, len - std::min(len, n - lo)}}) {
+      std::size_t bit = static_cast<std::size_t>(dir) * n + from, left = count;
+      while (left > 0) {
+        const std::size_t take = std::min<std::size_t>(left, 64 - bit % 64);
+        const std::uint64_t mask =
+            (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << (bit % 64);
+        if (!visit(bit / 64, mask)) return false;
+        bit += take;
+        left -= take;
+      }
+    }
+    return true;
+  };
+  for (const Arc& a : arcs) {
     std::size_t r = 0;
-    while (r < rounds.size() && !fits(busy[r])) ++r;
+    while (r < rounds.size() &&
+           !each_word(a, [&](std::size_t w, std::uint64_t m) { return !(busy[r][w] & m); }))
+      ++r;
     if (r == rounds.size()) {
       rounds.emplace_back();
-      busy.emplace_back(2 * n, 0);
+      busy.emplace_back(words, 0);
     }
-    for (int i = 0, at = a.start; i < std::abs(a.delta); ++i, at = (at + step + n) % n)
-      busy[r][2 * at + dir] = 1;
+    each_word(a, [&](std::size_t w, std::uint64_t m) { return (busy[r][w] |= m, true); });
     rounds[r].push_back(a);
   }
   return rounds;
@@ -135,7 +155,8 @@ std::vector<std::vector<Arc>> first_fit_rounds(int n, bool wrap, const std::vect
 //  - Groups of distinct lengths (at most four) summing to n tile the ring in one round
 //    each way; n rotations give every start every length once, in n rounds that use every
 //    channel. The lengths no group takes are packed by first fit, one class per length
-//    or all in one class.
+//    or all in one class, or put into bins of total length at most n, each bin laid end
+//    to end in n rotations (the only candidate past kFirstFitPairsUpTo).
 //  - Pairs {d, m - d} packed by first fit.
 std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
   auto mod = [n](int x) { return ((x % n) + n) % n; };
@@ -145,6 +166,7 @@ std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
   // Distinct unused lengths below `below` summing to `rest`, at most `more` of them.
   std::vector<int> pick;
   auto complete = [&](auto&& self, int rest, int below, int more) -> bool {
+    if (rest > more * (below - 1)) return false;  // even the largest lengths fall short
     for (int b = std::min(rest, below - 1); b >= 1; --b) {
       if (used[b]) continue;
       pick.push_back(b);
@@ -153,13 +175,11 @@ std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
     }
     return false;
   };
-  for (int len = m; len >= 1; --len) {
-    if (used[len]) continue;
-    pick = {len};
-    if (!complete(complete, n - len, len, 3)) continue;
-    for (const int x : pick) used[x] = true;
+  // Lengths summing to at most n, laid end to end from s clockwise and from s + j
+  // counter-clockwise, in the n rotations s: every start gets every length once.
+  auto rotation_class = [&](const std::vector<int>& lengths) {
     OffsetClass g;
-    for (const int x : pick) {
+    for (const int x : lengths) {
       g.offsets.push_back(x);
       g.offsets.push_back(n - x);
     }
@@ -167,12 +187,12 @@ std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
     // counter-clockwise one starts at s + j, j chosen so that the two share the fewest
     // processors (none, when one port is to suffice).
     std::vector<int> cw{0}, ccw{0};
-    for (std::size_t i = 0; i + 1 < pick.size(); ++i) {
-      cw.push_back(cw.back() + pick[i]);
-      ccw.push_back(ccw.back() - pick[i]);
+    for (std::size_t i = 0; i + 1 < lengths.size(); ++i) {
+      cw.push_back(cw.back() + lengths[i]);
+      ccw.push_back(ccw.back() - lengths[i]);
     }
     int best_j = 0, best_shared = n + 1;
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < n && best_shared > 0; ++j) {
       int shared = 0;
       for (const int c : ccw)
         shared += static_cast<int>(std::count(cw.begin(), cw.end(), mod(j + c)));
@@ -183,14 +203,42 @@ std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
     }
     for (int s0 = 0; s0 < n; ++s0) {
       std::vector<Arc> round;
-      for (std::size_t i = 0; i < pick.size(); ++i) {
-        round.push_back({mod(s0 + cw[i]), pick[i]});
-        round.push_back({mod(s0 + best_j + ccw[i]), -pick[i]});
+      for (std::size_t i = 0; i < lengths.size(); ++i) {
+        round.push_back({mod(s0 + cw[i]), lengths[i]});
+        round.push_back({mod(s0 + best_j + ccw[i]), -lengths[i]});
       }
       g.rounds.push_back(std::move(round));
     }
-    grouped.push_back(std::move(g));
+    return g;
+  };
+  for (int len = m; len >= 1; --len) {
+    if (used[len]) continue;
+    pick = {len};
+    if (!complete(complete, n - len, len, 3)) continue;
+    for (const int x : pick) used[x] = true;
+    grouped.push_back(rotation_class(pick));
   }
+  // The leftover lengths into bins of total length at most n (first fit decreasing), a
+  // rotation class each; the only candidate on long rings, where first fit would try
+  // every round for every arc.
+  std::vector<OffsetClass> binned = grouped;
+  {
+    std::vector<std::vector<int>> bins;
+    std::vector<int> room;
+    for (int len = m; len >= 1; --len) {
+      if (used[len]) continue;
+      std::size_t b = 0;
+      while (b < bins.size() && room[b] < len) ++b;
+      if (b == bins.size()) {
+        bins.emplace_back();
+        room.push_back(n);
+      }
+      bins[b].push_back(len);
+      room[b] -= len;
+    }
+    for (const auto& bin : bins) binned.push_back(rotation_class(bin));
+  }
+  if (n > kFirstFitPairsUpTo) return {binned};
   std::vector<OffsetClass> singles = grouped, lumped = grouped;
   std::vector<int> rest;
   for (int len = 1; len <= m; ++len) {
@@ -214,7 +262,7 @@ std::vector<std::vector<OffsetClass>> odd_ring_templates(int n) {
     }
     pairs.push_back({offsets, first_fit_rounds(n, true, offsets)});
   }
-  return {singles, lumped, pairs};
+  return {singles, lumped, pairs, binned};
 }
 
 // Even ring, n = 2h (the tiling of docs/ENGINES.md): offsets {d, h-d} and their
@@ -289,7 +337,18 @@ std::vector<OffsetClass> line_template(int n, bool wrap) {
     return classes;
   }
   if (wrap) return odd_ring_templates(n).front();
-  for (int c = 1; c < n; ++c) classes.push_back({{c}, first_fit_rounds(n, wrap, {c})});
+  // Line: what first fit in left-end order gives, in closed form (first fit itself costs
+  // n^4 over all classes): clockwise intervals of length c from s go to round s mod c,
+  // counter-clockwise ones of length L = n - c from s (s >= L) to round (s - L) mod L;
+  // intervals of one round are at least their length apart, and min(c, n - c) rounds
+  // are used either way.
+  for (int c = 1; c < n; ++c) {
+    const int len = n - c;
+    OffsetClass g{{c}, std::vector<std::vector<Arc>>(std::min(c, len))};
+    for (int st = 0; st + c < n; ++st) g.rounds[st % c].push_back({st, c});
+    for (int st = len; st < n; ++st) g.rounds[(st - len) % len].push_back({st, -len});
+    classes.push_back(std::move(g));
+  }
   return classes;
 }
 
