@@ -1146,7 +1146,7 @@ class Verifier {
       for (const auto& r : list_of)
         if (r.recv == ReductionRecv::reduce) next |= r.value;
       acc_.insert_or_assign(key, std::move(next));
-      touched_[v].insert(b);
+      touched_[v].push_back(b);  // repeats are removed once, in check_results
     }
   }
 
@@ -1171,10 +1171,14 @@ class Verifier {
     // Every block of node v: the touched ones one by one; the untouched ones still hold
     // the start value, so they are checked once and named one by one only up to a limit
     // (a document may claim billions of blocks).
+    for (auto& [node, blocks] : touched_) {
+      std::sort(blocks.begin(), blocks.end());
+      blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    }
     const auto every_block = [&](NodeId v, const SenderSet& want, const std::string& needs) {
       const auto touched_it = touched_.find(v);
-      const std::set<int> none;
-      const std::set<int>& touched = touched_it == touched_.end() ? none : touched_it->second;
+      const std::vector<int> none;
+      const std::vector<int>& touched = touched_it == touched_.end() ? none : touched_it->second;
       for (const int b : touched) check(v, b, want, needs);
       const long long untouched =
           static_cast<long long>(c.blocks) - static_cast<long long>(touched.size());
@@ -1183,7 +1187,7 @@ class Verifier {
       long long named = 0;
       int b = 0;
       for (; b < c.blocks && named < kNamed; ++b) {
-        if (touched.contains(b)) continue;
+        if (std::binary_search(touched.begin(), touched.end(), b)) continue;
         check(v, b, want, needs);
         ++named;
       }
@@ -1239,7 +1243,8 @@ class Verifier {
   int sender_count_ = 0;                               // sender_nodes_.size()
   std::vector<std::vector<int>> blocks_;               // per transfer: distinct in-range blocks
   std::unordered_map<std::uint64_t, SenderSet> acc_;   // (node, block) -> acc, once written
-  std::unordered_map<NodeId, std::set<int>> touched_;  // node -> blocks written
+  // node -> blocks written (in the order of writing, then sorted without repeats)
+  std::unordered_map<NodeId, std::vector<int>> touched_;
 };
 
 }  // namespace
