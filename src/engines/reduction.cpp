@@ -20,6 +20,7 @@
 #include <stdexcept>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/engines/reduction_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
@@ -852,6 +853,56 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
     owners.assign(c.blocks, c.senders.back());
   }
   bool met = !candidates.empty() && best_steps() <= out.lower_bound;
+  // The exact one-block search (reduction_sat.hpp) for ALLREDUCE and SCAN on small
+  // networks, where neither duality nor composition is exact: walk down from the best
+  // schedule's steps; a schedule found is kept, an infeasible T proves T + 1 (or proves it
+  // within the encoding's restriction). It runs before the composition when a design gave
+  // a starting point (the composition is skipped when the search proves the optimum), with
+  // at most 60% of the budget so that the composition still runs when it gives up; else
+  // after the composition, with what is left.
+  int exact_within_steps = 0;
+  std::string exact_within;
+  bool exact_proved = false;
+  bool exact_pending = c.blocks == 1 &&
+                       (c.kind == CollectiveKind::ALLREDUCE || c.kind == CollectiveKind::SCAN) &&
+                       (request.engine == "auto" || request.engine == "sat") &&
+                       reduction_sat_refusal(problem, paths, 1, request.options).empty();
+  auto run_exact = [&](double share) {
+    exact_pending = false;
+    if (candidates.empty() || budget.expired() || best_steps() <= out.lower_bound) return;
+    const Budget exact_budget = budget.sub(share * budget.remaining());
+    ReductionSatEngine engine(request.options);
+    int T = best_steps() - 1;
+    if (request.steps) T = std::min(T, *request.steps);
+    while (T >= std::max(1, out.lower_bound) && !exact_budget.expired()) {
+      const EngineResult r = engine.solve(problem, paths, T, exact_budget);
+      if (r.status == SolveStatus::feasible) {
+        const int found = r.schedule->steps;
+        consider(*r.schedule, "reduction-sat");
+        T = found - 1;
+        continue;
+      }
+      if (r.status == SolveStatus::infeasible && r.complete) {
+        if (T + 1 > out.lower_bound) {
+          exact_proved = true;
+          out.lower_bound = T + 1;
+          out.bounds.bounds.push_back(
+              {"reduction-sat", T + 1,
+               "the exact search over accumulator states proved " + std::to_string(T) +
+                   " steps infeasible",
+               "ccsched (docs/ENGINES.md, Reductions: exact search)"});
+        }
+      } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
+        exact_within = r.proof_within;
+        exact_within_steps = T + 1;
+      }
+      break;
+    }
+  };
+  if (!met && exact_pending && !candidates.empty()) {
+    run_exact(0.6);
+    met = best_steps() <= out.lower_bound;
+  }
   // ALLREDUCE by composition is a gather into one owner (its accumulator must grow to p
   // inputs) and then a broadcast of the sum (the holders of the sum grow the same way):
   // under one port each phase needs at least ceil(log2 p) steps (the reduce-information
@@ -871,7 +922,8 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
       !candidates.empty())
     met = true;
   if (!met && !budget.expired()) {
-    sub.time_limit = exact_dual ? budget.remaining() : 0.5 * budget.remaining();
+    const double share = exact_pending ? 0.5 : 1.0;  // the rest for the exact search
+    sub.time_limit = (exact_dual ? 1.0 : 0.5) * share * budget.remaining();
     if (auto g = gather_dual(problem, owners, sub)) {
       // Every valid schedule of this problem is also a valid gather of block b into
       // owners[b] (its R3 names those accumulators too, R1/R2 are the same rules), and the
@@ -891,7 +943,7 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
         dual_reason = g->outcome.reason;
         consider(std::move(s), "reduce-dual(" + g->engine + ")");
       } else if (c.kind == CollectiveKind::ALLREDUCE && !budget.expired()) {
-        sub.time_limit = budget.remaining();
+        sub.time_limit = share * budget.remaining();
         if (auto s = spread(problem, owners, sub, g->steps)) {
           auto transfers = std::move(g->transfers);
           for (auto& t : s->transfers) transfers.push_back(std::move(t));
@@ -901,6 +953,7 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
       }
     }
   }
+  if (exact_pending) run_exact(1.0);
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (candidates.empty()) {
     out.status = SolveStatus::unknown;
@@ -924,13 +977,18 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
   const bool is_dual = best->design.rfind("reduce-dual(", 0) == 0 && exact_dual;
   if (s.steps <= out.lower_bound) {
     out.optimal = true;
-    out.reason = "meets the lower bound";
+    out.reason = exact_proved ? "the exact reduction search proved " +
+                                    std::to_string(out.lower_bound - 1) + " steps infeasible"
+                              : "meets the lower bound";
   } else if (is_dual && dual_proven) {
     // The dual broadcast is optimal under the same model on the reversed network, and the
     // reversal maps schedules both ways with the same step count: the reduction is too.
     out.optimal = true;
     out.lower_bound = s.steps;
     out.reason = "the reversed broadcast is optimal (" + dual_reason + ")";
+  } else if (!exact_within.empty() && s.steps == exact_within_steps) {
+    out.optimal_within = exact_within;
+    out.reason = "optimal within " + exact_within + " (the exact reduction search)";
   } else if (is_dual && !dual_within.empty()) {
     out.optimal_within = dual_within;
     out.reason = "optimal within " + dual_within + " (the reversed broadcast: " + dual_reason + ")";

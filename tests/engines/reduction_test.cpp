@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "../support/reduction_problems.hpp"
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/reduction.hpp"
@@ -17,19 +18,7 @@
 namespace ccsched {
 namespace {
 
-Problem make_problem(const std::string& spec, CollectiveKind kind, std::optional<int> ports,
-                     std::optional<int> blocks = std::nullopt,
-                     Switching switching = Switching::wormhole) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  request.blocks = blocks;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  p.model.ports = ports;
-  p.model.switching = switching;
-  return p;
-}
+using testing::make_reduction_problem;
 
 SolveOutcome solve(const Problem& p, double seconds = 20.0) {
   SolveRequest request;
@@ -62,7 +51,7 @@ TEST(ReductionDesigns, EveryDesignVerifiesOnEveryNetwork) {
         for (std::optional<int> blocks :
              {std::optional<int>(), std::optional<int>(procs)}) {
           if (kind == CollectiveKind::REDUCESCATTER && blocks) continue;  // = receivers
-          Problem p = make_problem(net, kind, ports, blocks);
+          Problem p = make_reduction_problem(net, kind, ports, blocks);
           const PathSet paths(p.topology, p.model);
           for (const auto& d : reduction_designs(p, paths)) {
             ++designs;
@@ -79,7 +68,7 @@ TEST(ReductionDesigns, EveryDesignVerifiesOnEveryNetwork) {
 
 TEST(ReductionDesigns, RecursiveDoublingOnHypercubesAndTori) {
   for (const std::string net : {"hypercube:4", "torus:4x4"}) {
-    Problem p = make_problem(net, CollectiveKind::ALLREDUCE, 1);
+    Problem p = make_reduction_problem(net, CollectiveKind::ALLREDUCE, 1);
     const PathSet paths(p.topology, p.model);
     int best = 1 << 30;
     for (const auto& d : reduction_designs(p, paths))
@@ -94,7 +83,7 @@ TEST(ReductionDesigns, RecursiveDoublingOnHypercubesAndTori) {
 // lost or doubled input), and the overlapped packing only pairs nodes of equal progress.
 TEST(ReductionDesigns, DimensionWiseExchangesVerify) {
   for (const std::string net : {"torus:8x8", "torus:4x8", "mesh:8x8", "torus:2x4x4", "mesh:4x2"}) {
-    Problem p = make_problem(net, CollectiveKind::ALLREDUCE, 1);
+    Problem p = make_reduction_problem(net, CollectiveKind::ALLREDUCE, 1);
     const PathSet paths(p.topology, p.model);
     std::set<std::string> seen;
     for (const auto& d : reduction_designs(p, paths)) {
@@ -107,7 +96,7 @@ TEST(ReductionDesigns, DimensionWiseExchangesVerify) {
   }
   // Not a grid of power-of-two sides: no dimension-wise design.
   for (const std::string net : {"torus:3x4", "hypercube:4"}) {
-    Problem p = make_problem(net, CollectiveKind::ALLREDUCE, 1);
+    Problem p = make_reduction_problem(net, CollectiveKind::ALLREDUCE, 1);
     const PathSet paths(p.topology, p.model);
     for (const auto& d : reduction_designs(p, paths))
       EXPECT_NE(d.design.rfind("dimension-wise", 0), 0U) << net << " " << d.design;
@@ -118,7 +107,7 @@ TEST(ReductionDesigns, DimensionWiseExchangesVerify) {
 // steps per ring, 8 in turn; overlapping the dimensions saves steps. The target is
 // at most 8 (bound 6); the driver must find it and keep its claims honest.
 TEST(ReductionDesigns, DimensionWiseOnTorus8x8) {
-  Problem p = make_problem("torus:8x8", CollectiveKind::ALLREDUCE, 1);
+  Problem p = make_reduction_problem("torus:8x8", CollectiveKind::ALLREDUCE, 1);
   const PathSet paths(p.topology, p.model);
   std::map<std::string, int> steps;
   for (const auto& d : reduction_designs(p, paths)) steps[d.design] = d.schedule.steps;
@@ -131,7 +120,7 @@ TEST(ReductionDesigns, DimensionWiseOnTorus8x8) {
 }
 
 TEST(ReductionDriver, HypercubeAllreduceOnePortIsProvenAtFourSteps) {
-  const auto out = solve(make_problem("hypercube:4", CollectiveKind::ALLREDUCE, 1));
+  const auto out = solve(make_reduction_problem("hypercube:4", CollectiveKind::ALLREDUCE, 1));
   expect_honest(out, "hypercube:4");
   EXPECT_EQ(out.schedule->steps, 4);
   EXPECT_TRUE(out.optimal);
@@ -146,7 +135,7 @@ TEST(ReductionDriver, ClaimsOnSeveralNetworksAndKinds) {
     for (auto kind : {CollectiveKind::REDUCE, CollectiveKind::ALLREDUCE,
                       CollectiveKind::REDUCESCATTER, CollectiveKind::SCAN})
       for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
-        const auto out = solve(make_problem(net, kind, ports), 5.0);
+        const auto out = solve(make_reduction_problem(net, kind, ports), 5.0);
         expect_honest(out, net + " " + std::string(to_string(kind)));
       }
 }
@@ -154,7 +143,7 @@ TEST(ReductionDriver, ClaimsOnSeveralNetworksAndKinds) {
 TEST(ReductionDriver, StoreAndForwardReductions) {
   for (auto kind : {CollectiveKind::REDUCE, CollectiveKind::ALLREDUCE, CollectiveKind::SCAN}) {
     const auto out =
-        solve(make_problem("ring:6", kind, 1, std::nullopt, Switching::store_and_forward), 5.0);
+        solve(make_reduction_problem("ring:6", kind, 1, std::nullopt, Switching::store_and_forward), 5.0);
     expect_honest(out, "ring:6 sf " + std::string(to_string(kind)));
   }
 }
@@ -163,7 +152,7 @@ TEST(ReductionDriver, StoreAndForwardReductions) {
 TEST(ReductionDriver, ReduceMatchesTheReversedBroadcastOptimum) {
   for (const std::string net : {"kautz:2,2", "ring:7", "hypercube:3"})
     for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
-      Problem reduce = make_problem(net, CollectiveKind::REDUCE, ports);
+      Problem reduce = make_reduction_problem(net, CollectiveKind::REDUCE, ports);
       const auto r = solve(reduce);
       expect_honest(r, net + " REDUCE");
       Problem bcast{reversed_topology(reduce.topology), {}, reduce.model};
@@ -245,7 +234,7 @@ TEST(ReductionBounds, NeverAboveTheOptimumOnTinyNetworks) {
       // hypercube:2 (the 4-cycle 0-1-3-2) has no channel 1-2 between SCAN neighbours,
       // and neither the search below nor the designs relay under store-and-forward.
       if (net == "hypercube:2" && kind == CollectiveKind::SCAN) continue;
-      Problem p = make_problem(net, kind, 1, std::nullopt, Switching::store_and_forward);
+      Problem p = make_reduction_problem(net, kind, 1, std::nullopt, Switching::store_and_forward);
       const PathSet paths(p.topology, p.model);
       const int bound = lower_bounds(p, paths).best;
       const int reduce_only = exact_reduce_only(p, 6);
@@ -257,14 +246,14 @@ TEST(ReductionBounds, NeverAboveTheOptimumOnTinyNetworks) {
       EXPECT_LE(bound, out.schedule->steps) << net << " " << to_string(kind);
     }
   // ring:4 ALLREDUCE 1-port: information 2 steps (log2 4), and 2 steps are reachable.
-  Problem p = make_problem("ring:4", CollectiveKind::ALLREDUCE, 1, std::nullopt,
+  Problem p = make_reduction_problem("ring:4", CollectiveKind::ALLREDUCE, 1, std::nullopt,
                            Switching::store_and_forward);
   EXPECT_EQ(exact_reduce_only(p, 6), 2);
   EXPECT_EQ(solve(p).schedule->steps, 2);
 }
 
 TEST(ReductionBounds, ReduceScatterMergeCountOnePort) {
-  Problem p = make_problem("torus:4x4", CollectiveKind::REDUCESCATTER, 1);
+  Problem p = make_reduction_problem("torus:4x4", CollectiveKind::REDUCESCATTER, 1);
   const PathSet paths(p.topology, p.model);
   const auto report = lower_bounds(p, paths);
   EXPECT_EQ(report.best, 15);  // 16 blocks x 15 merges / 16 receptions per step
