@@ -9,6 +9,7 @@
 // engine bug, never an answer).
 #include "ccsched/engines/driver.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "ccsched/core/error.hpp"
@@ -35,6 +36,17 @@ void check_valid(const Schedule& s) {
                            " produced an invalid schedule: rule " +
                            std::to_string(violations.front().rule) + ": " +
                            violations.front().text);
+}
+
+// One transfer per message, from its origin to its target: inside the direct-delivery
+// restriction that `floor` bounds.
+bool delivers_directly(const Schedule& s) {
+  if (s.transfers.size() != s.collective.messages.size()) return false;
+  return std::all_of(s.transfers.begin(), s.transfers.end(), [&](const Transfer& t) {
+    if (t.messages.size() != 1) return false;
+    const Message& m = s.collective.messages[t.messages[0]];
+    return m.targets.size() == 1 && t.path.front() == m.origin && t.path.back() == m.targets[0];
+  });
 }
 
 }  // namespace
@@ -74,14 +86,19 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
 
   // Optimal under the model when the schedule meets `lower_bound`; within direct delivery
   // when it meets `floor` (every schedule here but the relay search's is direct).
+  // A relayed schedule (a design or the relay search) is not inside that restriction: at
+  // or below `floor` it only shows that direct delivery cannot do better.
   auto settle = [&](const std::string& otherwise) {
     const int steps = out.schedule->steps;
     if (steps <= out.lower_bound) {
       out.optimal = true;
       out.reason = "meets the lower bound";
-    } else if (direct && steps <= floor) {
+    } else if (direct && steps <= floor && delivers_directly(*out.schedule)) {
       within_direct = true;
       out.reason = "meets the direct-delivery bound";
+    } else if (direct && steps <= floor) {
+      within_direct = false;
+      out.reason = "relayed, at or below the direct-delivery bound " + std::to_string(floor);
     } else {
       out.reason = otherwise;
     }
