@@ -93,6 +93,11 @@ TEST_F(Limits, SolveTableGivesWayToTheOverview) {
             std::string::npos)
       << r.out;
   EXPECT_LT(lines(r.out), 300U);
+
+  const CliRun small = run({"solve", "ring:4", "--cc", "AAS", "--table"});
+  EXPECT_EQ(small.status, 0) << small.err;
+  EXPECT_NE(small.out.find("\nsrc  1"), std::string::npos) << small.out;  // the grid's head
+  EXPECT_EQ(small.out.find("table left out"), std::string::npos) << small.out;
 }
 
 TEST_F(Limits, OutputCommandsRefuseWithOneLineAndWriteNothing) {
