@@ -60,6 +60,8 @@ TEST(Gossip, SmallNetworksVerifyAndMeetTheBounds) {
       {"hypercube:4", std::nullopt, 0},
       {"hypercube:4", 1, 0},
       {"hypercube:4", 2, 0},
+      {"hypercube:6", 3, 0},
+      {"torus:4x4", 3, 0},
       {"kautz:2,3", std::nullopt, 0},
       {"kautz:2,3", 1, 0},
       {"kautz:2,3", 2, 0},
