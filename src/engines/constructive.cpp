@@ -222,7 +222,11 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
   };
   std::vector<Group> steps;
   auto place = [&](const std::vector<Delivery>& part) {
-    for (auto& g : steps) {
+    // First fit over every open step, or (large networks) only the newest one, so that the
+    // routing questions stay linear in the rounds.
+    const std::size_t from = P > kSatRoutingProcessors && !steps.empty() ? steps.size() - 1 : 0;
+    for (std::size_t i = from; i < steps.size(); ++i) {
+      auto& g = steps[i];
       if (g.rounds >= k) continue;
       auto merged = g.deliveries;
       merged.insert(merged.end(), part.begin(), part.end());
@@ -241,6 +245,9 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
   };
   for (int c = 1; c < P; ++c) {
     if (rounds[c].empty() || place(rounds[c])) continue;
+    // Splitting a round into single deliveries costs a routing question per delivery and
+    // step: only on networks small enough for that (torus:32x32 AAB spent minutes here).
+    if (P > kSatRoutingProcessors) return std::nullopt;
     for (const auto& d : rounds[c])
       if (!place({d})) return std::nullopt;
   }
