@@ -24,6 +24,8 @@ namespace {
 // Largest grid (processors) on which the k-port design also tries direct delivery: its
 // first fit scans steps per message, fine for a few hundred processors.
 constexpr int kDirectUpTo = 400;
+// Largest mesh on which it tries a second message order.
+constexpr int kDirectTwiceUpTo = 100;
 
 // Largest odd ring whose leftover lengths are packed by first fit (which tries every
 // round for every arc); longer rings put them into bins of rotations.
@@ -818,30 +820,43 @@ std::optional<Schedule> grid_aas_schedule(const Problem& problem) {
   if (model.ports && exceeds_ports(segments, lay, *model.ports))
     list_schedule(segments, lay, *model.ports, channels, link, messages.size());
   if (model.ports && lay.nodes <= kDirectUpTo) {
-    // Longest routes first (they are the hardest to fit), then by origin.
-    std::vector<std::pair<NodeId, NodeId>> pairs;
-    std::vector<MessageId> ids;
-    for (const auto& m : messages) pairs.emplace_back(m.origin, m.targets.front());
-    auto hops = [&](const std::pair<NodeId, NodeId>& e) {
+    // Message orders for the first fit: longest routes first (the hardest to fit), and on
+    // small meshes, where a second try is cheap, largest cyclic offsets (target - origin
+    // mod n, summed over dimensions) first, which measured better there; ties by message
+    // id. The shortest schedule wins.
+    auto key = [&](const Message& m, bool cyclic) {
       int h = 0;
       for (std::size_t d = 0; d < lay.dims.size(); ++d) {
         const int n = lay.dims[d];
-        const int c = (e.second / lay.stride[d] % n - e.first / lay.stride[d] % n + n) % n;
-        h += std::abs(arc_delta(n, shape->wrap, 0, c));
+        const int oc = m.origin / lay.stride[d] % n;
+        const int tc = m.targets.front() / lay.stride[d] % n;
+        const int c = (tc - oc + n) % n;
+        h += cyclic ? std::abs(arc_delta(n, shape->wrap, 0, c))
+                    : std::abs(arc_delta(n, shape->wrap, oc, c));
       }
       return h;
     };
-    std::stable_sort(pairs.begin(), pairs.end(),
-                     [&](const auto& a, const auto& b) { return hops(a) > hops(b); });
-    for (const auto& e : pairs)
-      ids.push_back(message_of[static_cast<std::size_t>(e.first) * p + e.second]);
-    auto direct = direct_schedule(*shape, lay, pairs, ids, *model.ports, channels, link);
     auto last_step = [](const std::vector<Segment>& v) {
       std::int32_t most = 0;
       for (const auto& sg : v) most = std::max(most, sg.step);
       return most;
     };
-    if (last_step(direct) < last_step(segments)) segments = std::move(direct);
+    for (const bool cyclic : {false, true}) {
+      // On a torus both keys are the route length.
+      if (cyclic && (shape->wrap || lay.nodes > kDirectTwiceUpTo)) continue;
+      std::vector<std::pair<int, MessageId>> order;
+      for (const auto& m : messages) order.emplace_back(key(m, cyclic), m.id);
+      std::stable_sort(order.begin(), order.end(),
+                       [](const auto& x, const auto& y) { return x.first > y.first; });
+      std::vector<std::pair<NodeId, NodeId>> pairs;
+      std::vector<MessageId> ids;
+      for (const auto& [k, id] : order) {
+        pairs.emplace_back(messages[id].origin, messages[id].targets.front());
+        ids.push_back(id);
+      }
+      auto direct = direct_schedule(*shape, lay, pairs, ids, *model.ports, channels, link);
+      if (last_step(direct) < last_step(segments)) segments = std::move(direct);
+    }
   }
 
   // Transfers in step order, steps renumbered densely (a dimension may idle between
