@@ -506,17 +506,37 @@ bool is_cycle(const Topology& t, const Layout& l, const std::vector<int>& cycle)
   return true;
 }
 
-// A 2-D mesh of A rows and B columns with A even: along row 0, a snake over columns
-// 1..B-1 down to row A-1, and back up column 0. With A odd and B even the same by columns.
+// A mesh (2-D or 3-D) with an even side A: the other coordinates walked as a snake
+// (reflected mixed-radix order: a coordinate runs backwards while the index of the higher
+// coordinates is odd, so consecutive positions are neighbours) give B columns, and the
+// A x B grid they span has a Hamiltonian cycle: along row 0, a snake over columns 1..B-1
+// down to row A-1 (A even: it ends in column 1), and back up column 0.
 std::vector<int> mesh_snake(const Topology& t, const Layout& l) {
   const auto named = grid_name(t.name());
-  if (!named || named->first == "hypercube" || named->second.size() != 2) return {};
-  int rows = named->second[0], cols = named->second[1];
-  if (rows * cols != l.P || rows < 2 || cols < 2) return {};
-  const bool by_rows = rows % 2 == 0;
-  if (!by_rows && cols % 2 != 0) return {};
-  auto id = [&](int a, int b) { return by_rows ? a * cols + b : b * cols + a; };
-  const int A = by_rows ? rows : cols, B = by_rows ? cols : rows;
+  if (!named || named->first != "mesh" || named->second.size() < 2) return {};
+  const auto& dims = named->second;
+  const int n = static_cast<int>(dims.size());
+  long long product = 1;
+  for (const int d : dims) product *= d;
+  if (product != l.P) return {};
+  const auto even = std::find_if(dims.begin(), dims.end(), [](int d) { return d % 2 == 0; });
+  if (even == dims.end()) return {};
+  const int e = static_cast<int>(even - dims.begin());
+  std::vector<int> stride(n, 1);
+  for (int i = n - 1; i-- > 0;) stride[i] = stride[i + 1] * dims[i + 1];
+  const int A = dims[e], B = l.P / A;
+  if (B < 2) return {};
+  auto id = [&](int a, int b) {
+    int node = a * stride[e], prefix = 0, place = B;
+    for (int i = 0; i < n; ++i) {
+      if (i == e) continue;
+      place /= dims[i];
+      const int raw = b / place % dims[i];
+      node += (prefix % 2 == 1 ? dims[i] - 1 - raw : raw) * stride[i];
+      prefix = prefix * dims[i] + raw;
+    }
+    return node;
+  };
   std::vector<int> cycle;
   for (int b = 0; b < B; ++b) cycle.push_back(id(0, b));
   for (int a = 1; a < A; ++a)
@@ -594,9 +614,62 @@ Plan ring_pipeline(const Layout& l, const std::vector<int>& cycle, bool both_way
   return plan;
 }
 
-std::optional<Plan> pipeline_design(const Topology& t, const Layout& l) {
+// Any other network: a depth-first search for a Hamiltonian cycle from processor 0 that
+// tries the next processors by Warnsdorff's rule (fewest unvisited out-neighbours first,
+// seeded ties) and backtracks, giving up after `max_work` moves (Petersen has no such
+// cycle; on odd x odd meshes, bipartite with unequal sides, the search can only give up).
+std::vector<int> warnsdorff_cycle(const Layout& l, std::uint64_t seed, long long max_work,
+                                  const Budget& budget) {
+  const int P = l.P;
+  std::vector<char> on_path(P, 0);
+  std::vector<int> path{0};
+  on_path[0] = 1;
+  std::vector<std::vector<int>> options(P);
+  std::vector<std::size_t> next(P, 0);
+  auto fill = [&](std::size_t depth) {
+    auto& opts = options[depth];
+    opts.clear();
+    for (const int w : l.out[path[depth]])
+      if (!on_path[w]) opts.push_back(w);
+    auto onward = [&](int w) {
+      int n = 0;
+      for (const int x : l.out[w]) n += on_path[x] ? 0 : 1;
+      return n;
+    };
+    std::vector<std::pair<std::uint64_t, int>> keyed;
+    for (const int w : opts)
+      keyed.emplace_back(static_cast<std::uint64_t>(onward(w)) << 32 | (mix(seed + w) >> 32), w);
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < keyed.size(); ++i) opts[i] = keyed[i].second;
+    next[depth] = 0;
+  };
+  fill(0);
+  for (long long work = 0; !path.empty(); ++work) {
+    if (work > max_work || (work % 4096 == 0 && budget.expired())) return {};
+    const std::size_t depth = path.size() - 1;
+    if (static_cast<int>(path.size()) == P) {
+      if (std::find(l.in[0].begin(), l.in[0].end(), path.back()) != l.in[0].end()) return path;
+    } else if (next[depth] < options[depth].size()) {
+      const int w = options[depth][next[depth]++];
+      if (on_path[w]) continue;
+      path.push_back(w);
+      on_path[w] = 1;
+      fill(depth + 1);
+      continue;
+    }
+    on_path[path.back()] = 0;
+    path.pop_back();
+  }
+  return {};
+}
+
+std::optional<Plan> pipeline_design(const Topology& t, const Layout& l, std::uint64_t seed,
+                                    const Budget& budget) {
   std::vector<int> cycle = mesh_snake(t, l);
   if (!is_cycle(t, l, cycle)) cycle = line_digraph_cycle(t, l);
+  // Restarts with other tie-breaks: a search trapped early rarely recovers by backtracking.
+  for (int attempt = 0; attempt < 8 && !is_cycle(t, l, cycle); ++attempt)
+    cycle = warnsdorff_cycle(l, mix(seed + attempt), 250'000, budget);
   if (!is_cycle(t, l, cycle)) return std::nullopt;
   bool reverse = l.ports >= 2;
   for (int i = 0; reverse && i < l.P; ++i)
@@ -654,7 +727,8 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
   auto consider = [&](std::optional<Plan> p) {
     if (p && (!best || p->steps < best->steps)) best = std::move(p);
   };
-  if ((!best || best->steps > target) && l.ports <= 2) consider(pipeline_design(t, l));
+  if ((!best || best->steps > target) && l.ports <= 2)
+    consider(pipeline_design(t, l, seed, budget));
   // Restarts with fresh seeds until the bound, 20 s of the budget, 64 tries, or 16 tries in
   // a row that found nothing shorter (each try stops once it reaches the best so far).
   const Budget restarts = budget.sub(20.0);

@@ -50,8 +50,9 @@ std::string describe(const Case& c) {
 
 // Small networks of every family: valid, never under the bound (that would expose a
 // verifier or bound bug), and within the stated slack of it: the translations on Cayley
-// graphs, the Hamiltonian pipelines and the neighbour gossip on these small cases all
-// reach the bound.
+// graphs, the Hamiltonian pipelines (mesh snakes in 2-D and 3-D, the Kautz Eulerian
+// circuit, the Warnsdorff search on Levi and de Bruijn) and the neighbour gossip on these
+// small cases all reach the bound.
 TEST(Gossip, SmallNetworksVerifyAndMeetTheBounds) {
   const std::vector<Case> cases = {
       {"torus:4x4", std::nullopt, 0},
@@ -72,6 +73,9 @@ TEST(Gossip, SmallNetworksVerifyAndMeetTheBounds) {
       {"fattree:16", 1, 0},
       {"fattree:16", std::nullopt, 0},
       {"ring:7", std::nullopt, 0},
+      {"mesh:2x3x4", 1, 0},
+      {"levi", 1, 0},
+      {"debruijn:2,3", 1, 0},
       // Odd x odd: bipartite with 5 + 4 processors, so no step lets all 9 receive under one
       // port and the bound 8 is out of reach; the neighbour gossip takes 10.
       {"mesh:3x3", 1, 2}};
