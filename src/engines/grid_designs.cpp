@@ -406,8 +406,41 @@ struct JobPlan {
   std::vector<std::vector<long long>> work;       // rounds per phase
   std::vector<std::size_t> order;                 // the job order
   std::vector<std::vector<long long>> first_step; // first step of each phase
+  std::vector<bool> reversed;                     // 2-D: the job routes Y before X
   long long makespan = 0;
 };
+
+// Two dimensions as a job shop (Jackson's rule): a job may route its messages Y first
+// (each segment is still a shortest path), so that both machines start busy. Machine X
+// runs the X-first jobs (Johnson's order), then the reversed ones; machine Y the
+// reversed jobs (Johnson's order with the machines swapped), then the X-first ones; a
+// second phase waits for its first. Returns the makespan and fills first_step.
+long long job_shop(const std::vector<std::vector<long long>>& work,
+                   const std::vector<bool>& reversed,
+                   std::vector<std::vector<long long>>& first_step) {
+  std::vector<std::pair<long long, long long>> ab(work.size());
+  for (std::size_t j = 0; j < work.size(); ++j)
+    ab[j] = reversed[j] ? std::pair{work[j][1], work[j][0]} : std::pair{work[j][0], work[j][1]};
+  const auto order = johnson_order(ab);
+  first_step.assign(work.size(), std::vector<long long>(2, 0));
+  std::vector<long long> free{1, 1};
+  long long makespan = 0;
+  // First phases on their machines, then second phases (which wait for the first).
+  for (const bool second : {false, true})
+    for (const int machine : {0, 1})
+      for (const std::size_t j : order) {
+        const int first_machine = reversed[j] ? 1 : 0;
+        if ((machine == first_machine) == second || work[j][machine] == 0) continue;
+        long long start = free[machine];
+        const int other = 1 - machine;
+        if (second && work[j][other] > 0)
+          start = std::max(start, first_step[j][other] + work[j][other]);
+        first_step[j][machine] = start;
+        free[machine] = start + work[j][machine];
+        makespan = std::max(makespan, free[machine] - 1);
+      }
+  return makespan;
+}
 
 JobPlan plan_jobs(const std::vector<std::vector<OffsetClass>>& templ) {
   const int dims = static_cast<int>(templ.size());
@@ -469,6 +502,41 @@ JobPlan plan_jobs(const std::vector<std::vector<OffsetClass>>& templ) {
       plan.makespan = makespan;
     }
   }
+  plan.reversed.assign(plan.jobs.size(), false);
+  if (dims == 2) {
+    // Flip jobs to Y-first one at a time, largest first, while the job shop gets shorter.
+    std::vector<std::size_t> by_size(plan.jobs.size());
+    std::iota(by_size.begin(), by_size.end(), std::size_t{0});
+    std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t x, std::size_t y) {
+      return plan.work[x][0] + plan.work[x][1] > plan.work[y][0] + plan.work[y][1];
+    });
+    std::vector<bool> reversed(plan.jobs.size(), false);
+    std::vector<std::vector<long long>> first_step;
+    long long best = job_shop(plan.work, reversed, first_step);
+    for (const std::size_t j : by_size) {
+      if (plan.work[j][0] == 0 || plan.work[j][1] == 0) continue;
+      reversed[j] = true;
+      if (const long long t = job_shop(plan.work, reversed, first_step); t < best)
+        best = t;
+      else
+        reversed[j] = false;
+    }
+    if (best < plan.makespan) {
+      job_shop(plan.work, reversed, plan.first_step);
+      plan.reversed = reversed;
+      plan.makespan = best;
+      // Emit (and search port offsets) in order of the jobs' first steps.
+      std::stable_sort(plan.order.begin(), plan.order.end(), [&](std::size_t x, std::size_t y) {
+        auto first = [&](std::size_t j) {
+          long long f = std::numeric_limits<long long>::max();
+          for (int p = 0; p < 2; ++p)
+            if (plan.work[j][p] > 0) f = std::min(f, plan.first_step[j][p]);
+          return f;
+        };
+        return first(x) < first(y);
+      });
+    }
+  }
   return plan;
 }
 
@@ -527,7 +595,11 @@ std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
   const auto messages = static_cast<std::size_t>(lay.nodes) * (lay.nodes - 1);
   segments.reserve(messages * 2);
   for (const std::size_t j : order) {
-    for (int p = 0; p < dims; ++p) {
+    for (int pi = 0; pi < dims; ++pi) {
+      // The job's dimension order: 0, 1, .. or, for a reversed 2-D job, 1, 0.
+      const int p = plan.reversed[j] ? dims - 1 - pi : pi;
+      std::vector<bool> done(dims, false);
+      for (int qi = 0; qi < pi; ++qi) done[plan.reversed[j] ? dims - 1 - qi : qi] = true;
       if (work[j][p] == 0) continue;
       const auto& cls = templ[p][jobs[j][p]];
       const int rounds = static_cast<int>(cls.rounds.size());
@@ -569,14 +641,14 @@ std::vector<Segment> flow_shop_design(const GridShape& shape, const Layout& lay,
                   ++sends[row + from];
                   ++receives[row + to];
                 }
-                // Dimensions before p are done (at the target), after p not yet started.
+                // Dimensions done before p are at the target, the others at the origin.
                 NodeId origin = 0, target = 0;
                 for (int o = 0; o < dims; ++o) {
                   const int m = lay.dims[o];
                   const int c = base / lay.stride[o] % m;
                   int oc = c, tc = c;
-                  if (o < p) oc = (c - copies[ci][o] + m) % m;
-                  if (o > p) tc = (c + copies[ci][o]) % m;
+                  if (done[o]) oc = (c - copies[ci][o] + m) % m;
+                  if (!done[o] && o != p) tc = (c + copies[ci][o]) % m;
                   if (o == p) {
                     oc = a.start;
                     tc = end;

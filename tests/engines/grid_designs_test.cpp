@@ -47,7 +47,8 @@ int gap_on(const std::string& spec, std::optional<int> ports) {
 
 // Even rings: the tiling meets the channel-load bound ceil(k^2/8) exactly, under all
 // ports and (k >= 8) under one: no processor is the end of two arcs of a round. The tori
-// pipeline two tiled dimensions; the job granularity costs 8x8 two steps.
+// pipeline two tiled dimensions (torus:8x8 needs some jobs routed Y first: 66 steps
+// with every job X first).
 TEST(GridDesigns, TiledRingsAndToriMeetTheChannelLoadBound) {
   for (const std::string spec : {"ring:8", "ring:16", "ring:12", "ring:10", "ring:14"}) {
     EXPECT_EQ(gap_on(spec, std::nullopt), 0) << spec;
@@ -63,7 +64,7 @@ TEST(GridDesigns, TiledRingsAndToriMeetTheChannelLoadBound) {
   ASSERT_TRUE(s.has_value());
   EXPECT_TRUE(verify_schedule(*s).empty()) << violations_text(*s);
   EXPECT_EQ(s->steps, 32);
-  EXPECT_LE(gap_on("torus:8x8", std::nullopt), 2);
+  EXPECT_EQ(gap_on("torus:8x8", std::nullopt), 0);
 }
 
 // A line's classes (one per offset c, min(c, n - c) rounds) meet its middle link's load,
