@@ -870,7 +870,13 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
   auto run_exact = [&](double share) {
     exact_pending = false;
     if (candidates.empty() || budget.expired() || best_steps() <= out.lower_bound) return;
-    const Budget exact_budget = budget.sub(share * budget.remaining());
+    // Without a time limit (the CLI's default) the search stops after kExactSeconds:
+    // past a dozen processors and a few steps above the bound (ring:16, kautz:2,3) it may
+    // find nothing for hours.
+    constexpr double kExactSeconds = 60.0;
+    const double remaining = budget.remaining();
+    const Budget exact_budget =
+        budget.sub(remaining > 1e17 ? kExactSeconds : share * remaining);
     ReductionSatEngine engine(request.options);
     int T = best_steps() - 1;
     if (request.steps) T = std::min(T, *request.steps);

@@ -2,7 +2,8 @@
 // breadth-first search over accumulator states written here: on tiny networks, 1-port and
 // all-port, wormhole and store-and-forward, the optimum the SAT engine proves (schedule at
 // T, infeasible at T-1) must equal the fewest steps the search needs, and every schedule it
-// returns must pass verify_schedule. The search shares nothing with the engine beyond the
+// returns must pass verify_schedule, and every lower bound must stay at or below that
+// optimum. The search shares nothing with the engine beyond the
 // topology: its own paths (every minimal path, or every channel under store-and-forward),
 // its own reading of R2 (send input or acc, receive reduce or copy) and its own targets.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <set>
 
 #include "../support/reduction_problems.hpp"
+#include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
@@ -239,6 +241,10 @@ TEST(ReductionSat, ProvenOptimaMatchTheStateSearchOnTinyNetworks) {
     ASSERT_GT(exact, 0) << what;
     std::string trace;
     EXPECT_EQ(sat_optimum(p, exact + 1, trace), exact) << what << trace;
+    // Every reduction bound (docs/BOUNDS.md) must hold at the exact optimum.
+    const PathSet paths(p.topology, p.model);
+    for (const LowerBound& b : lower_bounds(p, paths).bounds)
+      EXPECT_LE(b.value, exact) << what << ": bound " << b.name << " " << b.argument;
     optima.insert(exact);
   }
   EXPECT_EQ(optima, (std::set<int>{1, 2, 3}));  // the cases differ: 1, 2 and 3 steps occur
