@@ -7,9 +7,10 @@
 // Every message travels dimension by dimension (relayed by the processor at each corner,
 // FORMATS.md rule 5), each segment a shortest path within one ring or line. Each ring or
 // line gets a 1-D template: its segments grouped by offset class and packed into rounds
-// of channel-disjoint segments (on a ring of k = 4m processors a perfect tiling, so the
-// template meets the channel-load bound k^2/8); the rounds of all dimensions are then
-// pipelined as a flow shop whose jobs are tuples of offset classes, in Johnson's order.
+// of channel-disjoint segments (on a ring of even k a perfect tiling, so the template
+// meets the channel-load bound ceil(k^2/8)); the rounds of all dimensions are then
+// pipelined as a flow shop whose jobs are tuples of offset classes, in Johnson's order
+// (two dimensions: a job shop, some jobs routed Y first, by Jackson's rule).
 // Under a k-port model (k smaller than the degree) the all-port schedule's segments are
 // list-scheduled, in order, into the first step where their channels and ports are free.
 // docs/ENGINES.md "Grid all-to-all designs" gives the construction and its argument.
