@@ -3,13 +3,17 @@
 // violation, one line each; exit status 0 valid, 1 invalid, 2 when the file cannot be read
 // as a schedule (main.cpp prints the one-line error). With --json: {"valid": bool,
 // "violations": [{rule, step, transfer, channel, node, message, block, text}]}, absent
-// fields as null; `rule` is the number 1..10 or the string "R1".."R3".
+// fields as null; `rule` is the number 1..10 or the string "R1".."R3". Only the first
+// --max-violations (1,000; 0 for all) are printed, then how many more there are (with
+// --json: "omitted": N): a schedule broken throughout has millions (docs/RELIABILITY.md
+// "Limits").
 #include <fmt/core.h>
 
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "ccsched/core/error.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "commands.hpp"
@@ -20,6 +24,7 @@ namespace {
 struct VerifyOptions {
   std::string file;
   bool json = false;
+  long long max_violations = 1000;
 };
 
 template <typename T>
@@ -28,8 +33,11 @@ nlohmann::ordered_json or_null(const std::optional<T>& v) {
 }
 
 void run_verify(const VerifyOptions& o) {
+  if (o.max_violations < 0) throw InvalidParameter("must be 0 (all) or more", "--max-violations");
   const Schedule s = read_schedule_file(o.file);
-  const auto violations = verify_schedule(s);
+  std::size_t total = 0;
+  const auto violations = verify_schedule(s, static_cast<std::size_t>(o.max_violations), total);
+  const std::size_t omitted = total - violations.size();
   if (o.json) {
     nlohmann::ordered_json doc;
     doc["valid"] = violations.empty();
@@ -49,6 +57,7 @@ void run_verify(const VerifyOptions& o) {
       j["text"] = v.text;
       doc["violations"].push_back(std::move(j));
     }
+    if (omitted > 0) doc["omitted"] = omitted;
     fmt::print("{}\n", doc.dump(2));
   } else if (violations.empty()) {
     fmt::print("valid: {} on {}, {} transfers in {} step{}\n", to_string(s.collective.kind),
@@ -56,7 +65,8 @@ void run_verify(const VerifyOptions& o) {
                s.transfers.size(), s.steps, s.steps == 1 ? "" : "s");
   } else {
     for (const auto& v : violations) fmt::print("{}\n", v.text);
-    fmt::print("invalid: {} violation{}\n", violations.size(), violations.size() == 1 ? "" : "s");
+    if (omitted > 0) fmt::print("... and {} more (--max-violations 0 prints them all)\n", omitted);
+    fmt::print("invalid: {} violation{}\n", total, total == 1 ? "" : "s");
   }
   if (!violations.empty()) throw ExitStatus{1};
 }
@@ -71,6 +81,9 @@ void add_verify_command(CLI::App& app) {
                          "1 invalid, 2 unreadable)");
   cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
   cmd->add_flag("--json", options->json, "print {\"valid\": ..., \"violations\": [...]}");
+  cmd->add_option("--max-violations", options->max_violations,
+                  "print at most this many violations, then how many more (0: all)")
+      ->capture_default_str();
   cmd->callback([options] { run_verify(*options); });
 }
 

@@ -154,7 +154,13 @@ std::string join(const std::vector<NodeId>& v) { return fmt::format("{}", fmt::j
 
 class Verifier {
  public:
-  explicit Verifier(const Schedule& s) : s_(s), t_(s.topology) { index_channels(); }
+  // `max_violations`: keep the first that many (0: all); the rest are only counted.
+  Verifier(const Schedule& s, std::size_t max_violations)
+      : s_(s), t_(s.topology), max_(max_violations) {
+    index_channels();
+  }
+
+  std::size_t total() const { return total_; }
 
   std::vector<Violation> run() {
     if (is_reduction_kind(s_.collective.kind)) return run_reduction();
@@ -193,7 +199,12 @@ class Verifier {
   bool valid_node(NodeId n) const { return n >= 0 && n < t_.node_count(); }
   bool valid_processor(NodeId n) const { return valid_node(n) && t_.is_processor(n); }
 
+  // Past the limit a violation is counted, not kept: a schedule broken throughout (a
+  // million transfers in one step) has millions, and their lines would be gigabytes.
+  bool full() const { return max_ != 0 && out_.size() >= max_; }
   void add(Violation v) {
+    ++total_;
+    if (full()) return;
     v.text = fmt::format("rule {} ({}): {}", rule_label(v.rule), kRuleNames[v.rule], v.text);
     out_.push_back(std::move(v));
   }
@@ -380,13 +391,12 @@ class Verifier {
     std::vector<int> stamp(static_cast<std::size_t>(t_.channel_count()), -1);
     struct Found {
       std::int64_t hop;  // position in channels_: transfer order, then path order
-      Violation v;
+      int transfer, owner;
     };
     std::vector<Found> found;
     for (std::size_t k = 0; k + 1 < step_start_.size(); ++k) {
       for (int at = step_start_[k]; at < step_start_[k + 1]; ++at) {
         const int i = by_step_[static_cast<std::size_t>(at)];
-        const Step st = s_.transfers[i].step;
         for (std::int64_t h = channel_start_[i]; h < channel_start_[i + 1]; ++h) {
           const ChannelId c = channels_[static_cast<std::size_t>(h)];
           if (stamp[c] != static_cast<int>(k)) {
@@ -394,22 +404,28 @@ class Verifier {
             owner[c] = i;
             continue;
           }
-          const auto& ch = t_.channel(c);
-          found.push_back({h,
-                           {.rule = 3,
-                            .step = st,
-                            .transfer = i,
-                            .channel = c,
-                            .node = ch.from,
-                            .text = fmt::format("step {}, transfers {} and {} both use channel {} "
-                                                "({}->{})",
-                                                st, owner[c], i, c, ch.from, ch.to)}});
+          found.push_back({h, i, owner[c]});
         }
       }
     }
     std::sort(found.begin(), found.end(),
               [](const Found& x, const Found& y) { return x.hop < y.hop; });
-    for (auto& f : found) add(std::move(f.v));
+    for (const Found& f : found) {
+      if (full()) {  // counted without the text
+        ++total_;
+        continue;
+      }
+      const Step st = s_.transfers[f.transfer].step;
+      const ChannelId c = channels_[static_cast<std::size_t>(f.hop)];
+      const auto& ch = t_.channel(c);
+      add({.rule = 3,
+           .step = st,
+           .transfer = f.transfer,
+           .channel = c,
+           .node = ch.from,
+           .text = fmt::format("step {}, transfers {} and {} both use channel {} ({}->{})", st,
+                               f.owner, f.transfer, c, ch.from, ch.to)});
+    }
   }
 
   // Rule 4. "all" ports means no limit. Per step, the processors that start (end) more
@@ -421,6 +437,7 @@ class Verifier {
     std::vector<Violation> first_role, last_role;
     std::vector<int> count(static_cast<std::size_t>(t_.node_count()), 0);
     std::vector<int> stamp(static_cast<std::size_t>(t_.node_count()), -1);
+    std::vector<int> slot(static_cast<std::size_t>(t_.node_count()), 0);
     std::vector<NodeId> over;
     const auto scan = [&](std::size_t rank, bool front, std::string_view role,
                           std::vector<Violation>& out) {
@@ -442,13 +459,22 @@ class Verifier {
         }
         if (++count[v] == k + 1) over.push_back(v);
       }
+      if (over.empty()) return;
       std::sort(over.begin(), over.end());
-      for (const NodeId v : over) {
-        std::vector<int> list;
-        for (int at = begin; at < end; ++at) {
-          const int i = by_step_[static_cast<std::size_t>(at)];
-          if (!s_.transfers[i].path.empty() && end_of(i) == v) list.push_back(i);
-        }
+      // Each over-subscribed processor's transfers, in one pass over the step (a processor
+      // is over when its count passed k; slot[v] is its place in `over`).
+      std::vector<std::vector<int>> lists(over.size());
+      for (std::size_t j = 0; j < over.size(); ++j) slot[over[j]] = static_cast<int>(j);
+      for (int at = begin; at < end; ++at) {
+        const int i = by_step_[static_cast<std::size_t>(at)];
+        if (s_.transfers[i].path.empty()) continue;
+        const NodeId v = end_of(i);
+        if (valid_processor(v) && count[v] > k)
+          lists[static_cast<std::size_t>(slot[v])].push_back(i);
+      }
+      for (std::size_t j = 0; j < over.size(); ++j) {
+        const NodeId v = over[j];
+        const std::vector<int>& list = lists[j];
         const Step st = s_.transfers[list.front()].step;
         out.push_back({.rule = 4,
                        .step = st,
@@ -1221,6 +1247,8 @@ class Verifier {
 
   const Schedule& s_;
   const Topology& t_;
+  std::size_t max_ = 0;    // violations kept (0: all)
+  std::size_t total_ = 0;  // violations found
   std::vector<Violation> out_;
   std::unordered_map<MessageId, int> index_of_id_;
   bool ids_are_indices_ = false;  // messages[i].id == i throughout: no table needed
@@ -1239,10 +1267,10 @@ class Verifier {
   // The senders that are processors, each once, in the order of collective.senders (the
   // order of a SCAN); an accumulator is a set of indices into this list.
   std::vector<NodeId> sender_nodes_;
-  std::unordered_map<NodeId, int> sender_index_;       // node -> index into sender_nodes_
-  int sender_count_ = 0;                               // sender_nodes_.size()
-  std::vector<std::vector<int>> blocks_;               // per transfer: distinct in-range blocks
-  std::unordered_map<std::uint64_t, SenderSet> acc_;   // (node, block) -> acc, once written
+  std::unordered_map<NodeId, int> sender_index_;      // node -> index into sender_nodes_
+  int sender_count_ = 0;                              // sender_nodes_.size()
+  std::vector<std::vector<int>> blocks_;              // per transfer: distinct in-range blocks
+  std::unordered_map<std::uint64_t, SenderSet> acc_;  // (node, block) -> acc, once written
   // node -> blocks written (in the order of writing, then sorted without repeats)
   std::unordered_map<NodeId, std::vector<int>> touched_;
 };
@@ -1258,6 +1286,14 @@ std::string rule_label(int rule) {
                                                     : std::to_string(rule);
 }
 
-std::vector<Violation> verify_schedule(const Schedule& s) { return Verifier(s).run(); }
+std::vector<Violation> verify_schedule(const Schedule& s) { return Verifier(s, 0).run(); }
+
+std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violations,
+                                       std::size_t& total) {
+  Verifier v(s, max_violations);
+  auto kept = v.run();
+  total = v.total();
+  return kept;
+}
 
 }  // namespace ccsched

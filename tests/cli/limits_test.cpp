@@ -1,10 +1,12 @@
 // The size limits end to end (docs/RELIABILITY.md "Limits"), through the built binary, on
 // the 65,280-transfer hypercube:8 AAS (tests/schedule/support.hpp): `verify` reads and
-// checks it; `show` (and `solve --table`) print the per-step overview instead of the
-// table unless --max-transfers lifts the limit; `render`, `codegen` and `simulate` refuse
-// with one line naming the limit and the option (exit 2) and write nothing; a raised limit
-// lets them through; `render` also refuses networks of more than 1,024 processors.
+// checks it, and of a schedule broken throughout prints the first 1,000 violations; `show` (and
+// `solve --table`) print the per-step overview instead of the table unless --max-transfers lifts
+// the limit; `render`, `codegen` and `simulate` refuse with one line naming the limit and the
+// option (exit 2) and write nothing; a raised limit lets them through; `render` also refuses
+// networks of more than 1,024 processors.
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
 #include "cli_run.hpp"
 #include "support.hpp"
 
@@ -61,6 +64,35 @@ TEST_F(Limits, VerifyReadsAndChecksTheWholeSchedule) {
   const CliRun r = run({"verify", big_.string()});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "valid: AAS on hypercube:8, 65280 transfers in 255 steps\n");
+}
+
+// A schedule broken throughout (every transfer in step 1): the first 1,000 violations,
+// then how many more, and the count the library gives.
+TEST_F(Limits, VerifyPrintsTheFirstViolationsAndTheCount) {
+  Schedule s = test::hypercube_xor_aas(6);
+  for (auto& t : s.transfers) t.step = 1;
+  const std::size_t total = verify_schedule(s).size();
+  ASSERT_GT(total, 1000U);
+  const fs::path file = dir_ / "broken.json";
+  {
+    std::ofstream out(file);
+    write_schedule_json(s, out);
+  }
+  const CliRun r = run({"verify", file.string()});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(lines(r.out), 1002U);
+  EXPECT_NE(r.out.find(fmt::format("\n... and {} more (--max-violations 0 prints them all)\n"
+                                   "invalid: {} violations\n",
+                                   total - 1000, total)),
+            std::string::npos)
+      << r.out.substr(r.out.size() - 300);
+  const CliRun all = run({"verify", file.string(), "--max-violations", "0"});
+  EXPECT_EQ(all.status, 1);
+  EXPECT_EQ(lines(all.out), total + 1);
+  const CliRun json = run({"verify", file.string(), "--json", "--max-violations", "5"});
+  EXPECT_EQ(json.status, 1);
+  EXPECT_NE(json.out.find(fmt::format("\"omitted\": {}", total - 5)), std::string::npos)
+      << json.out;
 }
 
 TEST_F(Limits, ShowPrintsTheOverviewPastTheLimit) {

@@ -219,6 +219,21 @@ TEST(ScheduleScale, HypercubeAasRoundTripsAndVerifies) {
       << fmt::format("{}", fmt::join(found, "\n"));
 }
 
+// A schedule broken throughout: the capped verifier keeps the first violations of the full
+// list, in the same order, and counts them all.
+TEST(ScheduleScale, CappedVerifierKeepsTheFirstAndCountsAll) {
+  Schedule s = test::hypercube_xor_aas(6);
+  for (auto& t : s.transfers) t.step = 1;
+  const auto all = texts(verify_schedule(s));
+  ASSERT_GT(all.size(), 1000U);
+  std::size_t total = 0;
+  const auto first = texts(verify_schedule(s, 1000, total));
+  EXPECT_EQ(total, all.size());
+  EXPECT_EQ(first, std::vector<std::string>(all.begin(), all.begin() + 1000));
+  EXPECT_EQ(texts(verify_schedule(s, 0, total)), all);
+  EXPECT_EQ(total, all.size());
+}
+
 // Past the limit the overview replaces the table: a row per step with what the design
 // implies (step k: P transfers, P popcount(k) channels, one send and one receive each).
 TEST(ScheduleScale, OverviewReplacesTheTablePastTheLimit) {
@@ -282,8 +297,7 @@ TEST(ScheduleScale, LargeSenderSetsAreWrittenByRuns) {
   for (NodeId v = 2; v < 40; v += 2)
     s.transfers.push_back(test::reduction_transfer(1, {v, 0}, {0}, ReductionSend::input));
   const std::string scattered = format_schedule_table(s);
-  EXPECT_NE(scattered.find("{0,2,4,6,8,10,12,14,...; 20 in all}"), std::string::npos)
-      << scattered;
+  EXPECT_NE(scattered.find("{0,2,4,6,8,10,12,14,...; 20 in all}"), std::string::npos) << scattered;
 }
 
 }  // namespace

@@ -32,13 +32,19 @@ struct Violation {
   std::optional<NodeId> node{};
   std::optional<MessageId> message{};
   std::optional<int> block{};  // reductions: the block of the accumulator concerned
-  std::string text{};  // one line, human readable
+  std::string text{};          // one line, human readable
 };
 
 // Every violation, in rule order (1..10, then R1..R3; within a rule, in transfer / message
 // order). Empty means valid. Never throws on malformed content (node ids out of range,
 // empty paths, unknown message ids, block ids out of range): those are violations too.
 std::vector<Violation> verify_schedule(const Schedule& s);
+
+// The same, keeping only the first `max_violations` (0: all) of them; `total` receives how
+// many there are. A schedule broken throughout has millions (a million transfers in one
+// step), which the rest are counted without being written out.
+std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violations,
+                                       std::size_t& total);
 
 // "paths", "steps", "channels", ... for rule 1..10 (FORMATS.md headings, lower case);
 // "blocks", "exactly once", "result" for R1..R3; "unknown" otherwise.
