@@ -11,6 +11,8 @@
 #include <numeric>
 #include <random>
 
+#include "ccsched/topology/generators.hpp"
+
 namespace ccsched {
 namespace {
 
@@ -58,6 +60,128 @@ class StepChannels {
   std::vector<int> sends_, receives_;
   int ports_;
 };
+
+// The grid a topology's name promises, when the topology is exactly that network: sides and
+// strides of each dimension (ids row-major, last coordinate fastest; a hypercube as sides of
+// 2 with the bits as coordinates) and whether the dimensions wrap.
+struct Grid {
+  std::vector<long long> side, stride;
+  bool wrap = false;
+};
+
+std::optional<Grid> grid_of(const Topology& t) {
+  const std::string& name = t.name();
+  const auto colon = name.find(':');
+  if (colon == std::string::npos || !t.fault_records().empty()) return std::nullopt;
+  const std::string kind = name.substr(0, colon);
+  if (kind != "torus" && kind != "mesh" && kind != "ring" && kind != "hypercube")
+    return std::nullopt;
+  try {
+    if (!make_topology(name).same_network(t)) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  Grid g;
+  g.wrap = kind != "mesh";
+  if (kind == "hypercube") {
+    for (long long bit = 1; bit < t.processor_count(); bit <<= 1) {
+      g.side.push_back(2);
+      g.stride.push_back(bit);
+    }
+    return g;
+  }
+  if (kind == "ring") {
+    g.side = {t.processor_count()};
+    g.stride = {1};
+    return g;
+  }
+  std::string rest = name.substr(colon + 1);
+  for (std::size_t at = 0; at <= rest.size();) {
+    const auto x = rest.find('x', at);
+    g.side.push_back(std::stoll(rest.substr(at, x == std::string::npos ? x : x - at)));
+    if (x == std::string::npos) break;
+    at = x + 1;
+  }
+  g.stride.assign(g.side.size(), 1);
+  for (std::size_t i = g.side.size() - 1; i-- > 0;) g.stride[i] = g.stride[i + 1] * g.side[i + 1];
+  return g;
+}
+
+// One-port broadcast by halving, dimension after dimension: within a line segment whose
+// holder sits at one end, the holder sends floor(n/2) positions along the segment, and the
+// two halves (each with its holder at an end) go on in parallel; ceil(log2 n) steps for n
+// positions, every path inside its own segment, so the segments of one step share no
+// channel and every processor sends and receives at most once. A root inside a mesh line
+// first informs its neighbour on the longer side. On a torus the first jump of a line is
+// floor(n/2) hops, a shortest path. Dimension i starts when i-1 is done: every holder then
+// covers its own line of dimension i, and lines are disjoint. torus:32x32: 5 + 5 = 10 steps,
+// the informed-set bound log2 1024.
+std::vector<Transfer> halving(const Problem& problem, const Grid& g) {
+  const Message& message = problem.collective.messages.front();
+  std::vector<Transfer> transfers;
+  std::vector<NodeId> holders{message.origin};
+  Step base = 0;  // steps used by the dimensions before
+  for (std::size_t i = 0; i < g.side.size(); ++i) {
+    const long long n = g.side[i], stride = g.stride[i];
+    if (n < 2) continue;
+    Step longest = 0;
+    std::vector<NodeId> fresh;
+    for (const NodeId h : holders) {
+      const long long c = h / stride % n;
+      const long long origin_line = h - c * stride;  // the line's node at coordinate 0
+      auto node = [&](long long pos) {
+        return static_cast<NodeId>(origin_line + ((pos % n + n) % n) * stride);
+      };
+      auto send = [&](long long from, long long to, Step step) {
+        std::vector<NodeId> path;
+        const long long dir = to > from ? 1 : -1;
+        for (long long x = from;; x += dir) {
+          path.push_back(node(x));
+          if (x == to) break;
+        }
+        transfers.push_back({base + step, std::move(path), {message.id}});
+        fresh.push_back(node(to));
+        longest = std::max(longest, step);
+      };
+      // Segment [lo, hi) in positions (torus positions relative to the holder, unwrapped),
+      // holder at lo (left) or hi-1 (right), first free step `step`.
+      auto cover = [&](auto&& self, long long lo, long long hi, bool left, Step step) -> void {
+        const long long len = hi - lo;
+        if (len < 2) return;
+        const long long jump = len / 2;
+        if (left) {
+          send(lo, lo + jump, step);
+          self(self, lo, lo + jump, true, step + 1);
+          self(self, lo + jump, hi, true, step + 1);
+        } else {
+          send(hi - 1, hi - 1 - jump, step);
+          self(self, hi - jump, hi, false, step + 1);
+          self(self, lo, hi - jump, false, step + 1);
+        }
+      };
+      if (g.wrap) {
+        cover(cover, c, c + n, true, 1);
+      } else if (c == 0 || c == n - 1) {
+        cover(cover, 0, n, c == 0, 1);
+      } else {
+        // Interior root of a mesh line: the longer side first gets a holder next door.
+        const bool right_longer = n - 1 - c >= c;
+        if (right_longer) {
+          send(c, c + 1, 1);
+          cover(cover, c + 1, n, true, 2);
+          cover(cover, 0, c + 1, false, 2);
+        } else {
+          send(c, c - 1, 1);
+          cover(cover, 0, c, false, 2);
+          cover(cover, c, n, true, 2);
+        }
+      }
+    }
+    holders.insert(holders.end(), fresh.begin(), fresh.end());
+    base += longest;
+  }
+  return transfers;
+}
 
 std::optional<std::vector<Transfer>> one_attempt(const Problem& problem, const PathSet& paths,
                                                  std::uint64_t seed, const Budget& budget,
@@ -206,6 +330,15 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
     return std::nullopt;
   std::optional<std::vector<Transfer>> kept;
   int kept_steps = std::numeric_limits<int>::max();
+  // One port on a grid: halving, at the informed-set bound when the sides are powers of two.
+  const bool all_targets =
+      c.messages.front().targets.size() + 1 == static_cast<std::size_t>(problem.topology.processor_count());
+  if (problem.model.ports == 1 && all_targets)
+    if (const auto g = grid_of(problem.topology)) {
+      kept = halving(problem, *g);
+      kept_steps = 0;
+      for (const auto& tr : *kept) kept_steps = std::max(kept_steps, static_cast<int>(tr.step));
+    }
   for (int a = 0; a < attempts && !budget.expired(); ++a) {
     auto transfers = one_attempt(problem, paths, seed + a, budget, kept_steps - 1);
     if (!transfers) continue;

@@ -226,8 +226,9 @@ TEST(Driver, BroadcastDesignsCloseTreeCellsAtTheBound) {
 
 // The region broadcast (engines/spread.hpp) for one-to-all broadcasts on large networks:
 // valid, within one step of the informed-set bound on tori, meshes and hypercubes (at the
-// bound on the hypercube and the torus, where balanced regions reach the (k+1)^t growth),
-// deterministic per seed, and nothing for problems it does not cover.
+// bound on the hypercube and the torus, where balanced regions reach the (k+1)^t growth,
+// and under one port on every grid, by halving), deterministic per seed, and nothing for
+// problems it does not cover. Also an interior root of a mesh and sides not powers of two.
 TEST(RegionBroadcast, ValidNearTheBoundAndDeterministic) {
   for (const std::string spec : {"torus:8x8", "torus:16x16", "mesh:8x8", "hypercube:6", "kautz:3,3"}) {
     for (const std::optional<int> ports : {std::optional<int>{}, std::optional<int>{1}}) {
@@ -239,14 +240,31 @@ TEST(RegionBroadcast, ValidNearTheBoundAndDeterministic) {
       EXPECT_TRUE(verify_schedule(*s).empty()) << spec;
       const int bound = lower_bounds(p, paths).best;
       EXPECT_LE(s->steps, bound + 1) << spec << " ports " << ports.value_or(0);
-      if (spec != "mesh:8x8" && !ports) {
-        EXPECT_EQ(s->steps, bound) << spec;
+      // All-port: balanced regions reach the bound on these; one port on a grid: halving
+      // dimension by dimension, log2 P steps for sides that are powers of two.
+      const bool grid = spec != "kautz:3,3";
+      if ((spec != "mesh:8x8" && !ports) || (grid && ports)) {
+        EXPECT_EQ(s->steps, bound) << spec << " ports " << ports.value_or(0);
       }
       const auto again = region_broadcast(p, paths, 7, Budget(30.0 * testing::kSlow));
       ASSERT_TRUE(again.has_value());
       ASSERT_EQ(again->transfers.size(), s->transfers.size()) << spec;
       for (std::size_t i = 0; i < s->transfers.size(); ++i)
         EXPECT_EQ(again->transfers[i].path, s->transfers[i].path) << spec;
+    }
+  }
+  for (const std::string spec : {"mesh:6x5", "torus:5x7", "ring:13", "mesh:3x4x5"}) {
+    Problem p = make_problem(spec, CollectiveKind::OAB, 1);
+    const PathSet paths(p.topology, p.model);
+    for (const NodeId root : {NodeId{0}, NodeId{p.topology.processor_count() / 2 + 1}}) {
+      CollectiveRequest request;
+      request.kind = CollectiveKind::OAB;
+      request.root = std::to_string(root);
+      p.collective = make_collective(p.topology, request);
+      const auto s = region_broadcast(p, paths, 1, Budget(30.0 * testing::kSlow));
+      ASSERT_TRUE(s.has_value()) << spec;
+      EXPECT_TRUE(verify_schedule(*s).empty()) << spec << " root " << root;
+      EXPECT_LE(s->steps, lower_bounds(p, paths).best + 1) << spec << " root " << root;
     }
   }
   const Problem all = make_problem("torus:4x4", CollectiveKind::AAB);
