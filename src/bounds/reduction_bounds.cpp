@@ -1,6 +1,6 @@
 // Lower bounds for the reductions (REDUCE, ALLREDUCE, REDUCESCATTER, SCAN; FORMATS.md
-// "Reductions"): information growth under k ports, the store-and-forward distance, and
-// the merge count without combining. Each holds for every schedule that satisfies R1-R3
+// "Reductions"): information growth under k ports, the inputs that must cross a cut, the
+// store-and-forward distance, and the merge count without combining. Each holds for every schedule that satisfies R1-R3
 // under the model as written; the arguments are in docs/BOUNDS.md ("Reductions").
 #include <fmt/core.h>
 
@@ -38,6 +38,36 @@ std::vector<int> sf_distances_from(const Topology& t, NodeId from) {
   return dist;
 }
 
+// reduce-cut (docs/BOUNDS.md §reduce-cut): a side X of the network, the c channels into it
+// from the rest Y, the receivers a = |A| in X that need every input of the b = |B| senders in
+// Y. Can T steps do? An input of B that first enters X (a transfer from a Y processor to an X
+// processor, each needing its own Y->X channel: at most c per step) in step f is held in X
+// by at most c * sum_{j=0}^{T-f} (1 + kout)^j accumulators after step T (holders each send
+// at most kout transfers a step, and at most c more arrive from Y): f must leave room to reach
+// all a. In step t the c crossing values hold at most (kin + 1)^(t-1) inputs each
+// (reduce-information), so at most c (kin + 1)^(t-1) inputs of B first enter X then.
+bool cut_allows(long long T, long long a, long long b, long long c, long long kin, long long kout) {
+  auto capped = [](long double x) { return std::min<long double>(x, 1e18L); };
+  long long last = 0;  // the latest first-entry step that still reaches all of A
+  for (long long f = T; f >= 1; --f) {
+    long double reach = 0, power = 1;
+    for (long long j = 0; j <= T - f; ++j) {
+      reach = capped(reach + c * power);
+      power = capped(power * (1 + kout));
+    }
+    if (reach >= a) {
+      last = f;
+      break;
+    }
+  }
+  long double entered = 0, size = 1;
+  for (long long t = 1; t <= last; ++t) {
+    entered = capped(entered + c * size);
+    size = capped(size * (kin + 1));
+  }
+  return last > 0 && entered >= b;
+}
+
 }  // namespace
 
 BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths) {
@@ -67,6 +97,99 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
                      "per step: ⌈log_{}({})⌉ = {}",
                      p, k, k + 1, k + 1, p, steps),
          "seed 003 (reduction as broadcast reversed); ccsched (docs/BOUNDS.md §reduce-information)"});
+  }
+
+  // reduce-cut: sides X grown in breadth-first order (channels both ways) from up to 64
+  // start processors, each prefix and its complement taken as X; for kinds whose targets
+  // all need every sender (REDUCE, ALLREDUCE), block 0. The channel count into X is kept
+  // up to date as nodes join.
+  const auto targets = reduction_targets(c);
+  const bool all_need_all =
+      !targets.empty() && std::all_of(targets.begin(), targets.end(), [&](const auto& tg) {
+        return static_cast<long long>(tg.senders.size()) == p;
+      });
+  if (all_need_all && p >= 2 && k > 0) {
+    const int n = t.node_count();
+    int kout = 0;
+    for (NodeId v : t.processors())
+      kout = std::max(kout, std::min(effective_ports(problem),
+                                     static_cast<int>(t.out_channels(v).size())));
+    std::vector<char> is_target(n, 0), is_sender(n, 0);
+    for (const auto& tg : targets)
+      if (tg.block == 0) is_target[tg.node] = 1;
+    for (NodeId v : c.senders) is_sender[v] = 1;
+    long long all_targets = 0;
+    for (int v = 0; v < n; ++v) all_targets += is_target[v];
+    const auto procs = t.processors();
+    const std::size_t starts = std::min<std::size_t>(procs.size(), 64);
+    int best = 0;
+    long long best_a = 0, best_b = 0, best_c = 0;
+    NodeId best_start = kNoNode;
+    std::size_t best_size = 0;
+    bool best_inside = true;
+    auto consider = [&](long long a, long long b, long long cut, NodeId s, std::size_t size,
+                        bool inside) {
+      if (a == 0 || b == 0 || cut == 0) return;
+      long long T = std::max(best, 1);
+      if (cut_allows(T, a, b, cut, k, kout)) return;  // not better than the best so far
+      while (T < 4096 && !cut_allows(T, a, b, cut, k, kout)) ++T;
+      best = static_cast<int>(T);
+      best_a = a, best_b = b, best_c = cut, best_start = s, best_size = size, best_inside = inside;
+    };
+    for (std::size_t i = 0; i < starts; ++i) {
+      const NodeId s = procs[i * procs.size() / starts];
+      std::vector<char> in_x(n, 0), queued(n, 0);
+      std::deque<NodeId> queue{s};
+      queued[s] = 1;
+      long long into_x = 0, out_of_x = 0;  // channels Y->X and X->Y
+      long long targets_x = 0, senders_x = 0;
+      std::size_t size = 0;
+      while (!queue.empty()) {
+        const NodeId v = queue.front();
+        queue.pop_front();
+        in_x[v] = 1;
+        ++size;
+        for (ChannelId ch : t.in_channels(v)) {
+          if (in_x[t.channel(ch).from])
+            --out_of_x;  // was X->Y, now inside X
+          else
+            ++into_x;
+        }
+        for (ChannelId ch : t.out_channels(v)) {
+          if (in_x[t.channel(ch).to])
+            --into_x;  // was Y->X, now inside X
+          else
+            ++out_of_x;
+        }
+        targets_x += is_target[v];
+        senders_x += is_sender[v];
+        if (static_cast<int>(size) == n) break;
+        consider(targets_x, p - senders_x, into_x, s, size, true);
+        consider(all_targets - targets_x, senders_x, out_of_x, s, size, false);
+        for (ChannelId ch : t.out_channels(v))
+          if (!queued[t.channel(ch).to]) {
+            queued[t.channel(ch).to] = 1;
+            queue.push_back(t.channel(ch).to);
+          }
+        for (ChannelId ch : t.in_channels(v))
+          if (!queued[t.channel(ch).from]) {
+            queued[t.channel(ch).from] = 1;
+            queue.push_back(t.channel(ch).from);
+          }
+      }
+    }
+    if (best > 0)
+      report.bounds.push_back(
+          {"reduce-cut", best,
+           fmt::format("{} receivers in X ({} the breadth-first ball of {} nodes around {}) "
+                       "need the inputs of {} senders outside X, across {} channels into X; "
+                       "an input first entering X in step f is in at most {}·Σ_(j≤T-f) {}^j "
+                       "accumulators of X after step T, and at most {}·{}^(t-1) inputs first "
+                       "enter in step t: {} steps are needed",
+                       best_a, best_inside ? "X =" : "X = all but", best_size,
+                       t.display_name(best_start), best_b, best_c, best_c, kout + 1, best_c,
+                       k + 1, best),
+           "ccsched (docs/BOUNDS.md §reduce-cut)"});
   }
 
   // reduce-distance: under store-and-forward a contribution moves one channel per step.

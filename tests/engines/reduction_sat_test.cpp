@@ -267,6 +267,31 @@ TEST(ReductionSat, DriverProvesSmallAllreduceAndScan) {
   }
 }
 
+// reduce-cut (docs/BOUNDS.md) against exact optima the search proves: ring:8 ALLREDUCE
+// all-port needs 3 steps (the information bound says 2: two ports, log3 8), and the cut
+// bound is 3; under one port the cut bound must stay at or below the proven optimum 3.
+TEST(ReductionSat, CutBoundMeetsTheProvenOptimumOnRing8) {
+  for (std::optional<int> ports : {std::optional<int>(), std::optional<int>(1)}) {
+    const Problem p = make_problem("ring:8", CollectiveKind::ALLREDUCE, ports);
+    const PathSet paths(p.topology, p.model);
+    int cut = 0, information = 0;
+    for (const LowerBound& b : lower_bounds(p, paths).bounds) {
+      if (b.name == "reduce-cut") cut = b.value;
+      if (b.name == "reduce-information") information = b.value;
+    }
+    ReductionSatEngine engine({});
+    const Budget budget(60.0);
+    const auto at3 = engine.solve(p, paths, 3, budget);
+    ASSERT_EQ(at3.status, SolveStatus::feasible) << at3.note;
+    EXPECT_TRUE(verify_schedule(*at3.schedule).empty());
+    const auto at2 = engine.solve(p, paths, 2, budget);
+    EXPECT_EQ(at2.status, SolveStatus::infeasible) << at2.note;
+    EXPECT_TRUE(at2.complete);
+    EXPECT_EQ(cut, 3);
+    EXPECT_EQ(information, ports ? 3 : 2);
+  }
+}
+
 // Outside its reach the engine says so without building anything, and claims nothing.
 TEST(ReductionSat, RefusesLargeOrMultiBlockProblems) {
   const Problem blocks = make_problem("ring:4", CollectiveKind::ALLREDUCE, 1,
