@@ -207,6 +207,9 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   // and spares the engine its hardest question (a perfect packing at the bound). When it
   // meets the bound the greedy schedule is not needed at all, which matters on large
   // networks (hypercube:10 AAS: greedy needs minutes, the design milliseconds).
+  // Scatters with at least this many messages go to the relay job shop when no design
+  // covers them; below it the window search polishes direct schedules further.
+  constexpr std::size_t kRelayShopMessages = 30000;
   auto built = constructive_schedule(problem, paths);
   auto keep_shorter = [&](std::optional<Schedule> s) {
     if (s && (!built || s->steps < built->steps)) built = std::move(s);
@@ -224,11 +227,12 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     // Scatters on other large direct networks (Kautz, faulty tori, ...): relayed hop by
     // hop (engines/relay_shop.hpp). Below this size the window search polishes direct
     // schedules further than relays reach, and it cannot start from a relayed one.
-    constexpr std::size_t kRelayShopMessages = 30000;
     if (!built && problem.collective.messages.size() >= kRelayShopMessages)
       keep_shorter(relay_scatter(problem, paths, request.options.seed, design_budget));
   }
-  if (built && built->steps <= floor) {
+  // Past kRelayShopMessages the greedy engine needs minutes and gigabytes (a million
+  // messages on torus:32x32) to come out longer than a design: the design stands.
+  if (built && (built->steps <= floor || problem.collective.messages.size() >= kRelayShopMessages)) {
     out.schedule = std::move(built);
   } else if (built) {
     // The greedy schedule rarely beats a design; on large networks it may not even finish
@@ -289,7 +293,11 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   // scatters only at the floor and on a shorter slice, since the window search below
   // closes the steps above it quickly (trying each of them here cost B-Tree 32 AAS 30 s
   // for nothing).
-  if (engine_name == "sat") {
+  // Past kSymmetricMessages the symmetry search alone (images of every message under every
+  // automorphism) outlasts any time limit (torus:32x32 AAS: a million messages), and an
+  // encoding of that size could not be solved anyway.
+  constexpr std::size_t kSymmetricMessages = 50000;
+  if (engine_name == "sat" && problem.collective.messages.size() <= kSymmetricMessages) {
     const auto symmetries = problem_symmetries(problem, budget);
     const bool broadcast = is_broadcast(problem.collective);
     const double cap = broadcast ? 30.0 : 4.0;
