@@ -40,6 +40,7 @@ BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
     return ok;
   };
   add_step_bounds(ctx, report.bounds);
+  add_tree_bounds(ctx, report.bounds);
   std::vector<std::vector<char>> cuts;
   if (in_time()) add_load_bounds(ctx, options, report.bounds);
   if (in_time()) add_bisection_bounds(ctx, options, report.bounds, cuts);

@@ -101,6 +101,8 @@ class BoundContext {
 
 // Bounds by family; each appends what applies to the problem.
 void add_step_bounds(const BoundContext& ctx, std::vector<LowerBound>& out);
+// Broadcasts on processor trees: one entry per step into every subtree (tree_bounds.cpp).
+void add_tree_bounds(const BoundContext& ctx, std::vector<LowerBound>& out);
 void add_load_bounds(const BoundContext& ctx, const BoundOptions& options,
                      std::vector<LowerBound>& out);
 // Cuts: candidate sides (one char per node, 1 = in S) to try besides the built-in ones.

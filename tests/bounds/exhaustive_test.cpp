@@ -267,5 +267,53 @@ TEST(RandomTiny, NoBoundExceedsTheOptimum) {
   std::printf("random tiny instances: %d checks, best bound = optimum in %d\n", checked, tight);
 }
 
+// The subtree-entry bound (bounds/tree_bounds.cpp) on random trees of processors, every
+// port model and switching mode: never above the oracle's optimum (relays included), and
+// on the full binary tree of 63 processors 5 from every origin, the seeds' schedules' length
+// (seed 001 Table 3; the informed-set bound says 4).
+TEST(SubtreeEntry, NeverAboveTheOptimumOnRandomTrees) {
+  std::mt19937 rng(20261124);
+  int checked = 0, fired = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const int n = std::uniform_int_distribution<int>(3, 8)(rng);
+    Topology t("tree");
+    for (int v = 0; v < n; ++v) t.add_node(NodeKind::processor);
+    for (int v = 1; v < n; ++v)
+      t.add_link(static_cast<NodeId>(std::uniform_int_distribution<int>(0, v - 1)(rng)),
+                 static_cast<NodeId>(v));
+    Problem p{t, {}, {}};
+    const int ports = std::uniform_int_distribution<int>(0, 2)(rng);
+    if (ports > 0) p.model.ports = ports;
+    if (trial % 4 == 3) p.model.switching = Switching::store_and_forward;
+    CollectiveRequest request;
+    request.kind = CollectiveKind::OAB;
+    request.root = std::to_string(std::uniform_int_distribution<int>(0, n - 1)(rng));
+    p.collective = make_collective(p.topology, request);
+    const PathSet paths(p.topology, p.model);
+    const auto report = lower_bounds(p, paths);
+    const auto it = std::find_if(report.bounds.begin(), report.bounds.end(),
+                                 [](const LowerBound& b) { return b.name == "subtree-entry"; });
+    ASSERT_NE(it, report.bounds.end()) << "trial " << trial;
+    oracle::Options search;
+    search.max_steps = 10;
+    const auto truth = oracle::minimum_steps(p, search);
+    if (truth.status != oracle::Status::solved) continue;
+    ++checked;
+    fired += it->value == report.best;
+    EXPECT_LE(it->value, truth.steps) << "trial " << trial << ": " << it->argument;
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(fired, 0);
+  const Topology tree = make_topology("fbtree:63");
+  for (const int root : {0, 1, 3, 7, 15, 31, 62}) {
+    Problem p{tree, {}, {}};
+    CollectiveRequest request;
+    request.kind = CollectiveKind::OAB;
+    request.root = std::to_string(root);
+    p.collective = make_collective(p.topology, request);
+    EXPECT_EQ(lower_bounds(p, PathSet(p.topology, p.model)).best, 5) << "root " << root;
+  }
+}
+
 }  // namespace
 }  // namespace ccsched
