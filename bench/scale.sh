@@ -9,7 +9,7 @@
 #   TIME_LIMIT: seconds, or "default" (the default, no --time-limit: 45 s above 256
 #   processors, so the wall time includes writing and verifying the schedule).
 #   CELLS: "large" (1,000 processors, the default), "medium" (100-300 processors),
-#   "curve" (torus 8x8 .. 64x64, OAB/AAB/AAS all-port), or "NET:CC:PORTS ..." cells.
+#   "curve" (torus 8x8 .. 64x64, OAB/AAB/AAS all-port), or "NET;CC;PORTS ..." cells.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/release}
@@ -30,8 +30,12 @@ case "$WHICH" in
       for cc in OAB AAB AAS; do cells+=("$net|$cc|all"); done
     done ;;
   curve)
+    # AAS on torus:64x64 has 16.8 million messages (two transfers each): past what one
+    # machine's memory holds as a schedule, so the curve stops at 1,024 for it.
     for net in torus:8x8 torus:16x16 torus:32x32 torus:64x64; do
-      for cc in OAB AAB AAS; do cells+=("$net|$cc|all"); done
+      for cc in OAB AAB AAS; do
+        [ "$net|$cc" = "torus:64x64|AAS" ] || cells+=("$net|$cc|all")
+      done
     done ;;
   *)
     for c in $WHICH; do cells+=("$(echo "$c" | tr ';' '|')"); done ;;
@@ -69,7 +73,7 @@ try:
 except Exception:
     pass
 steps, lb = d.get("steps"), d.get("lower_bound")
-gap = f"{100.0 * (steps - lb) / lb:.1f} %" if steps and lb else "?"
+gap = f"{100.0 * (steps - lb) / lb:.2f} %" if steps and lb else "?"
 proven = "yes" if d.get("optimal") else ""
 print(f"| {net} | {p} | {cc} | {k} | {steps} | {lb} | {gap} | {proven} | {float(secs):.1f} | "
       f"{int(mem)//1024} | {engine} | {ver} |")
