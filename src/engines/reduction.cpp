@@ -869,7 +869,7 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
                        reduction_sat_refusal(problem, paths, 1, request.options).empty();
   auto run_exact = [&](double share) {
     exact_pending = false;
-    if (candidates.empty() || budget.expired() || best_steps() <= out.lower_bound) return;
+    if (budget.expired() || (!candidates.empty() && best_steps() <= out.lower_bound)) return;
     // Without a time limit (the CLI's default) the search stops after kExactSeconds:
     // past a dozen processors and a few steps above the bound (ring:16, kautz:2,3) it may
     // find nothing for hours.
@@ -878,6 +878,22 @@ SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request
     const Budget exact_budget =
         budget.sub(remaining > 1e17 ? kExactSeconds : share * remaining);
     ReductionSatEngine engine(request.options);
+    if (candidates.empty()) {
+      // No design applies (a scan under store-and-forward on a mesh: every design needs
+      // routes the model lacks): up from the bound, each infeasible answer raising it.
+      const int most = std::max(1, out.lower_bound) + 2 * problem.topology.processor_count();
+      for (int T = std::max(1, out.lower_bound); T <= most && !exact_budget.expired(); ++T) {
+        const EngineResult r = engine.solve(problem, paths, T, exact_budget);
+        if (r.status == SolveStatus::feasible) {
+          consider(*r.schedule, "reduction-sat");
+          return;
+        }
+        if (r.status != SolveStatus::infeasible || !r.complete) return;
+        out.lower_bound = T + 1;
+        exact_proved = true;
+      }
+      return;
+    }
     int T = best_steps() - 1;
     if (request.steps) T = std::min(T, *request.steps);
     while (T >= std::max(1, out.lower_bound) && !exact_budget.expired()) {

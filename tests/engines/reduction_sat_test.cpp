@@ -267,6 +267,20 @@ TEST(ReductionSat, DriverProvesSmallAllreduceAndScan) {
   }
 }
 
+// No design applies to a scan under store-and-forward on a mesh (every design needs routes
+// longer than one hop); the exact search then walks up from the bound and answers.
+TEST(ReductionSat, DriverAnswersWhereNoDesignApplies) {
+  const Problem p =
+      make_problem("mesh:3x3", CollectiveKind::SCAN, std::nullopt, Switching::store_and_forward);
+  SolveRequest request;
+  request.time_limit = 60.0;
+  const SolveOutcome out = solve_problem(p, request);
+  ASSERT_TRUE(out.schedule) << out.reason;
+  EXPECT_TRUE(verify_schedule(*out.schedule).empty());
+  EXPECT_EQ(out.schedule->solver->engine, "reduction-sat");
+  EXPECT_LE(out.lower_bound, out.schedule->steps);
+}
+
 // reduce-cut (docs/BOUNDS.md) against exact optima the search proves: ring:8 ALLREDUCE
 // all-port needs 3 steps (the information bound says 2: two ports, log3 8), and the cut
 // bound is 3; under one port the cut bound must stay at or below the proven optimum 3.
