@@ -319,7 +319,9 @@ void run_solve(const SolveOptions& o) {
     else
       print_summary(o, problem, shown->outcome, shown->seed);
     if (!o.output.empty() && shown->outcome.schedule)
-      write_output(o.output, write_schedule_json(*shown->outcome.schedule));
+      write_output(o.output, [&](std::ostream& out) {
+        write_schedule_json(*shown->outcome.schedule, out);
+      });
   }
   if (g_interrupted.load()) throw ExitStatus{130};
   if (!shown->outcome.schedule) throw ExitStatus{1};

@@ -15,10 +15,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "ccsched/core/error.hpp"
 
@@ -106,7 +108,7 @@ Target resolve(const std::string& path) {
 }
 
 // Writes all of `content` to `fd`, retrying short writes and interrupted calls.
-void write_all(int fd, const std::string& content, const std::string& path) {
+void write_all(int fd, std::string_view content, const std::string& path) {
   const char* data = content.data();
   std::size_t left = content.size();
   while (left > 0) {
@@ -115,10 +117,41 @@ void write_all(int fd, const std::string& content, const std::string& path) {
       if (errno == EINTR) continue;
       fail("cannot write", path, errno);
     }
+
     data += n;
     left -= static_cast<std::size_t>(n);
   }
 }
+
+// What goes into the file: a string at once, or a writer streaming into an ostream.
+using Emit = std::function<void(int fd, const std::string& path)>;
+
+// An ostream buffer over a descriptor: 1 MiB chunks through write_all, so a streamed
+// document never exists whole in memory (issue 14: a million-transfer schedule).
+class FdBuffer : public std::streambuf {
+ public:
+  FdBuffer(int fd, const std::string& path) : fd_(fd), path_(path), buffer_(1 << 20) {
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  }
+  int sync() override {
+    write_all(fd_, std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())), path_);
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    return 0;
+  }
+  int_type overflow(int_type c) override {
+    sync();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  int fd_;
+  const std::string& path_;
+  std::vector<char> buffer_;
+};
 
 // Closes `fd` on every way out of a scope.
 struct FdGuard {
@@ -145,7 +178,7 @@ int connect_socket(const Target& t, const std::string& path) {
   return fd;
 }
 
-void write_through(const Target& t, const std::string& path, const std::string& content) {
+void write_through(const Target& t, const std::string& path, const Emit& emit) {
   FdGuard fd{S_ISSOCK(t.st.st_mode)
                  ? connect_socket(t, path)
                  // A FIFO blocks here until a reader opens it, as `> fifo` in a shell does.
@@ -153,13 +186,13 @@ void write_through(const Target& t, const std::string& path, const std::string& 
                  : ::open(t.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC |
                                               (S_ISREG(t.st.st_mode) ? O_TRUNC : 0))};
   if (fd.fd < 0) fail("cannot open for writing", path, errno);
-  write_all(fd.fd, content, path);
+  emit(fd.fd, path);
   if (::close(fd.release()) != 0) fail("cannot write", path, errno);
 }
 
 // Temporary file beside the target (same file system, so rename is atomic), then fsync
 // and rename: a reader sees the old file or the whole new one, never a part.
-void write_atomically(const Target& t, const std::string& path, const std::string& content) {
+void write_atomically(const Target& t, const std::string& path, const Emit& emit) {
   fs::path tmp;
   int raw = -1;
   for (int attempt = 0; raw < 0; ++attempt) {
@@ -176,7 +209,7 @@ void write_atomically(const Target& t, const std::string& path, const std::strin
       [[maybe_unused]] const int ignored = ::fchown(fd.fd, t.st.st_uid, t.st.st_gid);
       if (::fchmod(fd.fd, t.st.st_mode & 07777) != 0) fail("cannot write", path, errno);
     }
-    write_all(fd.fd, content, path);
+    emit(fd.fd, path);
     if (::fsync(fd.fd) != 0) fail("cannot write", path, errno);
     if (::close(fd.release()) != 0) fail("cannot write", path, errno);
     if (::rename(tmp.c_str(), t.path.c_str()) != 0)
@@ -200,7 +233,9 @@ bool written_through(const std::string& path) {
   }
 }
 
-void write_output(const std::string& path, const std::string& content) {
+namespace {
+
+void write_with(const std::string& path, const Emit& emit) {
   const Target t = path.empty() || path == "-" ? Target{Kind::kDescriptor, "-", 1} : resolve(path);
   switch (t.kind) {
     case Kind::kDescriptor:
@@ -208,16 +243,32 @@ void write_output(const std::string& path, const std::string& content) {
       std::cout.flush();
       std::fflush(stdout);
       std::fflush(stderr);
-      write_all(t.fd, content, path.empty() ? "-" : path);
+      emit(t.fd, path.empty() ? "-" : path);
       return;
     case Kind::kThrough:
-      write_through(t, path, content);
+      write_through(t, path, emit);
       return;
     case Kind::kRegular:
     case Kind::kNew:
-      write_atomically(t, path, content);
+      write_atomically(t, path, emit);
       return;
   }
+}
+
+}  // namespace
+
+void write_output(const std::string& path, const std::string& content) {
+  write_with(path, [&](int fd, const std::string& where) { write_all(fd, content, where); });
+}
+
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& produce) {
+  write_with(path, [&](int fd, const std::string& where) {
+    FdBuffer buffer(fd, where);
+    std::ostream out(&buffer);
+    out.exceptions(std::ios::badbit);  // a failed write rethrows write_all's error
+    produce(out);
+    out.flush();
+  });
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }

@@ -7,6 +7,8 @@
 // (docs/RELIABILITY.md, "Output files").
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace ccsched::cli {
@@ -16,6 +18,9 @@ namespace ccsched::cli {
 // replaced atomically. Throws ccsched::InvalidInput naming the path when it cannot be
 // written (a directory, a missing folder, a full disk, a refused connection).
 void write_output(const std::string& path, const std::string& content);
+// The same, with the content streamed by `produce` in chunks (a schedule of a million
+// transfers is never held as one string). An exception from `produce` leaves no file.
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& produce);
 
 // True when write_output would write `path` through rather than replace it: stdout or
 // another open descriptor, a device, a FIFO or a socket (after following links).
