@@ -41,7 +41,13 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("${t}_fuzz"); done
-nice -n "${FUZZ_NICE:-10}" cmake --build "$build" --target "${build_targets[@]}" -j2 >/dev/null
+# The build's own output only when it fails (a compile error must not vanish).
+if ! nice -n "${FUZZ_NICE:-10}" cmake --build "$build" --target "${build_targets[@]}" -j2 \
+    >"$build/fuzz-build.log" 2>&1; then
+  grep -E "error|FAILED" "$build/fuzz-build.log" | head -20 >&2
+  echo "fuzz: the fuzz targets did not build (log $build/fuzz-build.log)" >&2
+  exit 1
+fi
 
 work=${FUZZ_WORK_DIR:-$(mktemp -d -t ccsched-fuzz.XXXXXX)}
 mkdir -p "$work"

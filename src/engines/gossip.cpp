@@ -350,7 +350,7 @@ std::optional<Plan> translation_design(const Topology& t, const Layout& l, std::
 
 class Holders {
  public:
-  explicit Holders(int P) : P_(P), W_((P + 63) / 64), bits_(static_cast<std::size_t>(P) * W_) {
+  explicit Holders(int P) : W_((P + 63) / 64), bits_(static_cast<std::size_t>(P) * W_) {
     for (int v = 0; v < P; ++v) add(v, v);
   }
   int words() const { return W_; }
@@ -359,7 +359,6 @@ class Holders {
   void add(int v, int m) { bits_[static_cast<std::size_t>(v) * W_ + (m >> 6)] |= 1ULL << (m & 63); }
 
  private:
-  int P_;
   int W_;
   std::vector<std::uint64_t> bits_;
 };

@@ -22,7 +22,7 @@ constexpr int kLeftoverTries = 64; // holders tried per leftover target
 class StepChannels {
  public:
   StepChannels(const Problem& problem, const PathSet& paths)
-      : problem_(problem), paths_(paths), used_(problem.topology.channel_count(), 0),
+      : paths_(paths), used_(problem.topology.channel_count(), 0),
         sends_(problem.topology.node_count(), 0), receives_(problem.topology.node_count(), 0),
         ports_(effective_ports(problem)) {}
 
@@ -54,7 +54,6 @@ class StepChannels {
   }
 
  private:
-  const Problem& problem_;
   const PathSet& paths_;
   std::vector<char> used_;
   std::vector<int> sends_, receives_;

@@ -30,6 +30,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cstdint>
 #include <exception>
@@ -49,6 +50,14 @@
 
 namespace ccsched {
 namespace {
+
+// Appends the decimal form of v (the streamed writer; fmt's format_to into a string does
+// not link under clang against Debian's libfmt 9, the fuzz build's compiler).
+void append_int(std::string& out, long long v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, end);
+}
 
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -857,7 +866,7 @@ void write_schedule_json(const Schedule& s, std::ostream& os) {
     out += '[';
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (i > 0) out += ',';
-      fmt::format_to(std::back_inserter(out), "{}", v[i]);
+      append_int(out, v[i]);
     }
     out += ']';
   };
@@ -866,17 +875,16 @@ void write_schedule_json(const Schedule& s, std::ostream& os) {
   member("messages");
   streamed_array(s.collective.messages.size(), [&](std::size_t i) {
     const Message& m = s.collective.messages[i];
-    fmt::format_to(std::back_inserter(out), "{{\"id\":{},\"origin\":{},\"targets\":", m.id,
-                   m.origin);
+    out += fmt::format("{{\"id\":{},\"origin\":{},\"targets\":", m.id, m.origin);
     int_list(m.targets);
     out += '}';
   });
   member("steps");
-  fmt::format_to(std::back_inserter(out), "{}", s.steps);
+  append_int(out, s.steps);
   member("transfers");
   streamed_array(s.transfers.size(), [&](std::size_t i) {
     const Transfer& t = s.transfers[i];
-    fmt::format_to(std::back_inserter(out), "{{\"step\":{},\"path\":", t.step);
+    out += fmt::format("{{\"step\":{},\"path\":", t.step);
     int_list(t.path);
     // A reduction transfer is written as FORMATS.md shows it; messages only if it has some
     // (an invalid transfer is written as it is, for the verifier to report).
@@ -887,8 +895,8 @@ void write_schedule_json(const Schedule& s, std::ostream& os) {
     if (reduction) {
       out += ",\"blocks\":";
       int_list(t.blocks);
-      fmt::format_to(std::back_inserter(out), ",\"send\":\"{}\",\"recv\":\"{}\"", to_string(t.send),
-                     to_string(t.recv));
+      out += fmt::format(",\"send\":\"{}\",\"recv\":\"{}\"", to_string(t.send),
+                         to_string(t.recv));
     }
     out += '}';
   });
