@@ -8,7 +8,8 @@
 # Usage: bash bench/scale.sh [BUILD_DIR] [TIME_LIMIT] [CELLS]
 #   TIME_LIMIT: seconds, or "default" (the default, no --time-limit: 45 s above 256
 #   processors, so the wall time includes writing and verifying the schedule).
-#   CELLS: "large" (1,000 processors, the default), "medium" (100-300 processors),
+#   CELLS: "large" (1,000 processors, the default), "reductions" (the same networks, the four
+#   reductions), "medium" (100-300 processors),
 #   "curve" (torus 8x8 .. 64x64, OAB/AAB/AAS all-port), or "NET;CC;PORTS ..." cells.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,12 @@ case "$WHICH" in
   large)
     for net in torus:32x32 mesh:32x32 hypercube:10 fattree:1024 kautz:3,5; do
       for cc in OAB AAB AAS; do for k in all 1; do cells+=("$net|$cc|$k"); done; done
+    done ;;
+  reductions)
+    for net in torus:32x32 mesh:32x32 hypercube:10 fattree:1024 kautz:3,5; do
+      for cc in REDUCE ALLREDUCE REDUCESCATTER SCAN; do
+        for k in all 1; do cells+=("$net|$cc|$k"); done
+      done
     done ;;
   medium)
     for net in kautz:3,4 hypercube:8 torus:16x16 mesh:16x16 fattree:256; do

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "ccsched/routing/congestion.hpp"
 #include "context.hpp"
 
 namespace ccsched::bounds_detail {
@@ -186,12 +187,53 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
        "seed 002, eq. (11) (max link load)"});
 }
 
+// The LP dual of the channel-load bound (docs/BOUNDS.md §weighted-load): for channel
+// weights w >= 0, a step offers Σ w of weighted channel use and a scatter message needs at
+// least its least-weight route, so ⌈Σ count·dist_w / Σ w⌉ steps. Weights from
+// multiplicative-weights rounds (routing/congestion.hpp). Scatter messages only, all
+// travelling in the same graph; reported when it beats the unweighted channel-load.
+void weighted_load_bound(const BoundContext& ctx, const BoundOptions& options,
+                         std::vector<LowerBound>& out) {
+  const auto& t = ctx.topology();
+  std::vector<CongestionDemand> demands;
+  demands.reserve(ctx.demands().size());
+  const bool walk = ctx.demands().front().walk;
+  for (const auto& d : ctx.demands()) {
+    if (d.broadcast || d.walk != walk || d.targets.size() != 1) return;
+    demands.push_back({d.origin, d.targets.front(), d.count});
+  }
+  std::vector<char> usable(t.channel_count());
+  for (ChannelId c = 0; c < t.channel_count(); ++c)
+    usable[c] = walk ? ctx.walk_channel(c) : ctx.transfer_channel(c);
+  CongestionOptions opt;
+  opt.work = options.weighted_load_work;
+  // In the transfer graph a route is one transfer: through routers (wormhole), or one
+  // channel (store-and-forward). Any transfer path is allowed here, shortest or not, so the
+  // bound also holds for non-minimal routing.
+  const CongestionInput in{t, usable, walk || !ctx.store_and_forward(), demands};
+  const auto r = level_congestion(in, opt);
+  if (r.weight == 0) return;
+  const long long value = ceil_div(r.length, r.weight);
+  const auto unweighted = std::find_if(out.begin(), out.end(),
+                                       [](const LowerBound& b) { return b.name == "channel-load"; });
+  if (unweighted != out.end() && value <= unweighted->value) return;
+  out.push_back(
+      {"weighted-load", static_cast<int>(value),
+       fmt::format("channel weights levelled over {} rounds of multiplicative weights: Σ over "
+                   "messages of the least-weight {} = {}, Σ weights = {}, and a step uses "
+                   "each channel once: ⌈{}/{}⌉ = {}{}",
+                   r.rounds, walk ? "route, relays included" : "transfer", r.length, r.weight,
+                   r.length, r.weight, value, ctx.direct_note()),
+       "ccsched (LP dual of seed 000, eq. (6); docs/BOUNDS.md §weighted-load)"});
+}
+
 }  // namespace
 
 void add_load_bounds(const BoundContext& ctx, const BoundOptions& options,
                      std::vector<LowerBound>& out) {
   if (ctx.demands().empty() || ctx.combining()) return;
   channel_load_bound(ctx, out);
+  weighted_load_bound(ctx, options, out);
   link_load_bound(ctx, options, out);
 }
 

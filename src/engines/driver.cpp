@@ -224,16 +224,18 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     keep_shorter(region_broadcast(problem, paths, request.options.seed, design_budget));
     keep_shorter(gossip_schedule(problem, request.options.seed, design_budget));
     keep_shorter(grid_aas_schedule(problem));
-    // Scatters on other large direct networks (Kautz, faulty tori, ...): relayed hop by
-    // hop (engines/relay_shop.hpp). Below this size the window search polishes direct
-    // schedules further than relays reach, and it cannot start from a relayed one.
-    // From kRelayShopTry messages on it is tried, and kept when no direct schedule can
-    // match it (at or below the direct-delivery floor: kautz:3,4 AAS 135 in 1 s, where
-    // greedy and the window search reached 148 in 60 s and 2.8 GB).
-    constexpr std::size_t kRelayShopTry = 5000;
+    // Scatters on other direct networks (Kautz, faulty tori, ...): relayed along levelled
+    // routes (engines/relay_shop.hpp). Kept when no direct schedule can match it (at or
+    // below the direct-delivery floor: kautz:3,3 AAS 32 = the weighted-load bound, where
+    // direct delivery needs 34; kautz:3,4 AAS 131 in 1 s, where greedy and the window
+    // search reached 148 in 60 s and 2.8 GB), or on large problems.
+    // With relay_time_limit 0 (the seeds' model, direct delivery) only where no direct
+    // search answers in time.
     const std::size_t count = problem.collective.messages.size();
-    if (!built && count >= kRelayShopTry) {
-      auto relayed = relay_scatter(problem, paths, request.options.seed, design_budget);
+    if ((!built || built->steps > floor) &&
+        (request.relay_time_limit > 0 || count >= kRelayShopMessages)) {
+      auto relayed = relay_scatter(problem, paths, request.options.seed,
+                                   budget.sub(std::min(20.0, 0.4 * budget.remaining())));
       if (relayed && (count >= kRelayShopMessages || relayed->steps <= floor))
         keep_shorter(std::move(relayed));
     }

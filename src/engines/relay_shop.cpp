@@ -1,18 +1,24 @@
 // Relay job shop (relay_shop.hpp). Two passes: routes, then steps.
-// Routes: messages in a seeded order, each walks from its origin towards its target and at
-// every node takes the shortest-path channel with the least load so far (ties by the
-// seeded generator), so no channel carries much more than the channel-load bound asks.
-// Steps: list scheduling of the job shop. A message's next hop is ready one step after the
-// previous one (the relay holds it from then on, FORMATS.md rule 5); each step every
-// channel, in a seeded order, serves its ready hop with the most hops left, provided the
-// sender and receiver still have a free port. Memory: one entry per hop (the transfers are
-// the output anyway); a problem whose hops exceed kMaxHops is left to other engines.
+// Routes: the better of two routings by their busiest channel: shortest routes taking the
+// least loaded next channel, and least-weight routes under levelled channel weights
+// (routing/congestion.hpp), which leave the shortest paths where those crowd a channel;
+// then detours of at most kDetour hops off the busiest channels (level_loads).
+// Steps, when every node may use all its channels at once: list scheduling of the job
+// shop. A message's next hop is ready one step after the previous one (the relay holds it
+// from then on, FORMATS.md rule 5); each step every channel, in a seeded order, serves its
+// ready hop with the most hops left, provided the sender and receiver still have a free
+// port. With fewer ports than channels under wormhole: legs through routers, first fit
+// (LegShop below). Memory: one entry per hop (the transfers are the output anyway); a
+// problem whose hops exceed kMaxHops is left to other engines.
 #include "ccsched/engines/relay_shop.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <queue>
 #include <random>
+
+#include "ccsched/routing/congestion.hpp"
 
 namespace ccsched {
 namespace {
@@ -31,6 +37,7 @@ struct Ready {
 constexpr int kMaxVisits = 4096;        // nodes one route search may visit
 constexpr int kDetour = 3;               // hops a relayed route may add to the shortest
 constexpr double kLevellingShare = 0.3;  // of the remaining time, for levelling the loads
+constexpr long long kLevellingWork = 60'000'000;  // channel relaxations for the weights
 
 // Levelling: while a channel carries the largest load, move messages off it onto routes at
 // most kDetour hops longer whose busiest channel stays below that load. Relays make such
@@ -108,6 +115,212 @@ void level_loads(const Problem& problem, const PathSet& paths,
   }
 }
 
+// Steps for wormhole with fewer ports than channels (one port on kautz:3,5: hop by hop
+// every node would start about 1,480 transfers). A route is cut into legs, the fewest
+// stretches that are shortest paths between their ends: one transfer each, through the
+// routers in between, with a relay at each cut; where the cuts can move, the relays go to
+// the nodes with the fewest sends so far (else they crowd a few nodes' ports: kautz:3,5
+// one-port AAS 571 steps, against 555). Messages, longer routes first and then by the
+// busiest channel they cross (seeded ties), put each leg into the first step after the
+// previous leg's where its channels and both ports are free: first fit, as the greedy
+// engine, with per channel and port the first step still free so the scan starts late.
+// (Tried on kautz:3,5 and left out: choosing per message between the levelled and a
+// shortest route, 565; step-by-step list scheduling by remaining channel load, 576 and
+// more; squeaky-wheel reordering, no gain; relaying part of a waiting leg early, 571.)
+class LegShop {
+ public:
+  LegShop(const Problem& problem, const PathSet& paths,
+          const std::vector<std::vector<ChannelId>>& route)
+      : problem_(problem), t_(problem.topology), route_(route), ports_(effective_ports(problem)),
+        C_(static_cast<std::size_t>(t_.channel_count())),
+        N_(static_cast<std::size_t>(t_.node_count())) {
+    ends_.resize(route.size());
+    std::vector<long long> sends(N_, 0);
+    for (std::size_t m = 0; m < route.size(); ++m) {
+      if (route[m].empty()) continue;
+      ends_[m] = cut_legs(paths, route[m], sends);
+      ++sends[t_.channel(route[m].front()).from];
+      for (std::size_t e = 0; e + 1 < ends_[m].size(); ++e)
+        ++sends[t_.channel(route[m][ends_[m][e] - 1]).to];
+    }
+  }
+
+  // First fit of every message in `order`. Empty when the budget ran out.
+  std::optional<std::vector<Transfer>> schedule(const std::vector<std::uint32_t>& order,
+                                                const Budget& budget) {
+    std::vector<Transfer> transfers;
+    std::size_t done = 0;
+    for (const std::uint32_t m : order) {
+      if (++done % 4096 == 0 && budget.expired()) return std::nullopt;
+      const auto& r = route_[m];
+      Step after = 0;  // 0-based here; a leg goes strictly after the previous one
+      std::size_t i = 0;
+      for (const std::size_t j : ends_[m]) {
+        const NodeId from = t_.channel(r[i]).from, to = t_.channel(r[j - 1]).to;
+        Step s = std::max({after, send_free_[from], receive_free_[to]});
+        for (std::size_t k = i; k < j; ++k) s = std::max(s, channel_free_[r[k]]);
+        while (!fits(s, from, to, r, i, j)) ++s;
+        transfers.push_back(take(s, from, to, r, i, j, problem_.collective.messages[m].id));
+        after = s + 1;
+        i = j;
+      }
+    }
+    std::stable_sort(transfers.begin(), transfers.end(),
+                     [](const Transfer& a, const Transfer& b) { return a.step < b.step; });
+    return transfers;
+  }
+
+ private:
+  // Leg ends of route r: dynamic programming over the cut positions, fewest legs first,
+  // then the fewest sends so far at the relays.
+  std::vector<std::uint16_t> cut_legs(const PathSet& paths, const std::vector<ChannelId>& r,
+                                      const std::vector<long long>& sends) const {
+    const std::size_t L = r.size();
+    auto node = [&](std::size_t k) {
+      return k == 0 ? t_.channel(r[0]).from : t_.channel(r[k - 1]).to;
+    };
+    constexpr int kNone = std::numeric_limits<int>::max();
+    std::vector<int> legs(L + 1, kNone);      // fewest legs covering r[0..k)
+    std::vector<std::size_t> back(L + 1, 0);  // where the last of them starts
+    std::vector<long long> crowd(L + 1, 0);   // sends so far at their relays
+    legs[0] = 0;
+    for (std::size_t i = 0; i < L; ++i) {
+      if (legs[i] == kNone) continue;
+      const long long here = crowd[i] + (i == 0 ? 0 : sends[node(i)]);
+      for (std::size_t j = i + 1; j <= L; ++j) {
+        if (paths.distance(node(i), node(j)) != static_cast<int>(j - i)) break;
+        if (legs[i] + 1 < legs[j] || (legs[i] + 1 == legs[j] && here < crowd[j])) {
+          legs[j] = legs[i] + 1;
+          back[j] = i;
+          crowd[j] = here;
+        }
+      }
+    }
+    std::vector<std::uint16_t> ends;
+    for (std::size_t k = L; k > 0; k = back[k]) ends.push_back(static_cast<std::uint16_t>(k));
+    std::reverse(ends.begin(), ends.end());
+    return ends;
+  }
+
+  bool fits(Step s, NodeId from, NodeId to, const std::vector<ChannelId>& r, std::size_t i,
+            std::size_t j) {
+    const auto base = static_cast<std::size_t>(s);
+    if ((base + 1) * C_ > used_.size()) {
+      used_.resize((base + 1) * C_, 0);
+      sends_.resize((base + 1) * N_, 0);
+      receives_.resize((base + 1) * N_, 0);
+    }
+    if (sends_[base * N_ + from] >= ports_ || receives_[base * N_ + to] >= ports_) return false;
+    for (std::size_t k = i; k < j; ++k)
+      if (used_[base * C_ + r[k]]) return false;
+    return true;
+  }
+
+  Transfer take(Step s, NodeId from, NodeId to, const std::vector<ChannelId>& r, std::size_t i,
+                std::size_t j, MessageId id) {
+    const auto base = static_cast<std::size_t>(s);
+    Transfer tr{s + 1, {from}, {id}};
+    for (std::size_t k = i; k < j; ++k) {
+      used_[base * C_ + r[k]] = 1;
+      tr.path.push_back(t_.channel(r[k]).to);
+      advance(channel_free_[r[k]], used_, C_, r[k], 1);
+    }
+    ++sends_[base * N_ + from];
+    ++receives_[base * N_ + to];
+    advance(send_free_[from], sends_, N_, from, ports_);
+    advance(receive_free_[to], receives_, N_, to, ports_);
+    return tr;
+  }
+
+  // Moves a first-free pointer past the steps where `what` is full.
+  template <class T>
+  static void advance(Step& f, const std::vector<T>& count, std::size_t width, std::size_t what,
+                      int full) {
+    while (static_cast<std::size_t>(f + 1) * width <= count.size() &&
+           count[static_cast<std::size_t>(f) * width + what] >= full)
+      ++f;
+  }
+
+  const Problem& problem_;
+  const Topology& t_;
+  const std::vector<std::vector<ChannelId>>& route_;
+  const int ports_;
+  const std::size_t C_, N_;
+  std::vector<std::vector<std::uint16_t>> ends_;  // per message: where its legs stop
+  std::vector<char> used_;                        // [step * C + channel]
+  std::vector<std::uint16_t> sends_, receives_;   // [step * N + node]
+  std::vector<Step> channel_free_ = std::vector<Step>(C_, 0);
+  std::vector<Step> send_free_ = std::vector<Step>(N_, 0);
+  std::vector<Step> receive_free_ = std::vector<Step>(N_, 0);
+};
+
+std::optional<std::vector<Transfer>> schedule_legs(const Problem& problem, const PathSet& paths,
+                                                   const std::vector<std::vector<ChannelId>>& route,
+                                                   const std::vector<long long>& load,
+                                                   std::mt19937_64& rng, const Budget& budget) {
+  struct Key {
+    std::size_t length;
+    long long busiest;
+    std::uint32_t tie, message;
+  };
+  std::vector<Key> keys;
+  keys.reserve(route.size());
+  for (std::uint32_t m = 0; m < route.size(); ++m) {
+    long long busiest = 0;
+    for (const ChannelId ch : route[m]) busiest = std::max(busiest, load[ch]);
+    keys.push_back({route[m].size(), busiest, static_cast<std::uint32_t>(rng()), m});
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return a.length != b.length   ? a.length > b.length
+           : a.busiest != b.busiest ? a.busiest > b.busiest
+                                    : a.tie < b.tie;
+  });
+  std::vector<std::uint32_t> order;
+  order.reserve(keys.size());
+  for (const auto& k : keys) order.push_back(k.message);
+  return LegShop(problem, paths, route).schedule(order, budget);
+}
+
+// Shortest routes, messages in a seeded order, each taking at every node the next channel
+// with the least load so far (ties by the seeded generator). Empty past the budget.
+std::optional<std::vector<std::vector<ChannelId>>> least_load_routes(const Problem& problem,
+                                                                     const PathSet& paths,
+                                                                     std::mt19937_64& rng,
+                                                                     const Budget& budget) {
+  const auto& t = problem.topology;
+  const auto& messages = problem.collective.messages;
+  std::vector<std::uint32_t> order(messages.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<long long> load(t.channel_count(), 0);
+  std::vector<std::vector<ChannelId>> route(messages.size());
+  std::vector<ChannelId> best;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i % 4096 == 4095 && budget.expired()) return std::nullopt;
+    const std::uint32_t m = order[i];
+    const NodeId target = messages[m].targets[0];
+    for (NodeId x = messages[m].origin; x != target;) {
+      const int d = paths.distance(x, target);
+      best.clear();
+      long long least = 0;
+      for (const ChannelId ch : t.out_channels(x)) {
+        if (paths.distance(t.channel(ch).to, target) != d - 1) continue;
+        if (best.empty() || load[ch] < least) {
+          best.assign(1, ch);
+          least = load[ch];
+        } else if (load[ch] == least) {
+          best.push_back(ch);
+        }
+      }
+      const ChannelId ch = best[best.size() == 1 ? 0 : rng() % best.size()];
+      route[m].push_back(ch);
+      ++load[ch];
+      x = t.channel(ch).to;
+    }
+  }
+  return route;
+}
+
 }  // namespace
 
 std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& paths,
@@ -129,48 +342,52 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
 
   std::mt19937_64 rng(seed);
   const std::size_t M = c.messages.size();
-  std::vector<std::uint32_t> order(M);
-  std::iota(order.begin(), order.end(), 0u);
-  std::shuffle(order.begin(), order.end(), rng);
+  // Two routings, the one with the less loaded busiest channel kept: shortest routes that
+  // take the least loaded next channel (levels networks with many shortest routes, like
+  // hypercubes), and least-weight routes under levelled channel weights
+  // (routing/congestion.hpp; levels networks whose shortest routes are unique and crowd
+  // some channels, like Kautz digraphs, by longer routes with relays).
+  auto route = least_load_routes(problem, paths, rng, budget);
+  if (!route) return std::nullopt;
   std::vector<long long> load(t.channel_count(), 0);
-  std::vector<std::vector<ChannelId>> route(M);
-  std::vector<ChannelId> best;
-  for (std::size_t i = 0; i < M; ++i) {
-    if (i % 4096 == 4095 && budget.expired()) return std::nullopt;
-    const std::uint32_t m = order[i];
-    const NodeId target = c.messages[m].targets[0];
-    NodeId x = c.messages[m].origin;
-    while (x != target) {
-      const int d = paths.distance(x, target);
-      best.clear();
-      long long least = 0;
-      for (const ChannelId ch : t.out_channels(x)) {
-        const NodeId y = t.channel(ch).to;
-        if (paths.distance(y, target) != d - 1) continue;
-        if (best.empty() || load[ch] < least) {
-          best.assign(1, ch);
-          least = load[ch];
-        } else if (load[ch] == least) {
-          best.push_back(ch);
-        }
-      }
-      const ChannelId ch = best[best.size() == 1 ? 0 : rng() % best.size()];
-      route[m].push_back(ch);
-      ++load[ch];
-      x = t.channel(ch).to;
+  for (const auto& r : *route)
+    for (const ChannelId ch : r) ++load[ch];
+  std::vector<CongestionDemand> demands(M);
+  for (std::size_t m = 0; m < M; ++m)
+    demands[m] = {c.messages[m].origin, c.messages[m].targets[0], 1};
+  const std::vector<char> usable(t.channel_count(), 1);
+  CongestionOptions levelling;
+  levelling.keep_routes = true;
+  levelling.work = kLevellingWork;
+  const auto levelled = level_congestion({t, usable, true, demands}, levelling);
+  if (budget.expired()) return std::nullopt;
+  if (levelled.weight > 0 && levelled.max_load < *std::max_element(load.begin(), load.end())) {
+    std::fill(load.begin(), load.end(), 0);
+    for (std::size_t m = 0; m < M; ++m) {
+      (*route)[m] = levelled.route(m);
+      for (const ChannelId ch : (*route)[m]) ++load[ch];
     }
   }
-  level_loads(problem, paths, route, load, budget.sub(kLevellingShare * budget.remaining()));
+  level_loads(problem, paths, *route, load, budget.sub(kLevellingShare * budget.remaining()));
   total = 0;
-  for (const auto& r : route) total += r.size();
+  for (const auto& r : *route) total += r.size();
 
   const int ports = effective_ports(problem);
+  int degree = 0;
+  for (NodeId v = 0; v < t.node_count(); ++v)
+    degree = std::max({degree, static_cast<int>(t.out_channels(v).size()),
+                       static_cast<int>(t.in_channels(v).size())});
+  if (problem.model.switching == Switching::wormhole && ports < degree) {
+    auto legs = schedule_legs(problem, paths, *route, load, rng, budget);
+    if (!legs) return std::nullopt;
+    return assemble_schedule(problem, std::move(*legs), "relay job shop", seed);
+  }
   std::vector<std::priority_queue<Ready>> queue(t.channel_count());
   std::vector<std::size_t> next(M, 0);
   for (std::uint32_t m = 0; m < M; ++m)
-    if (!route[m].empty())
-      queue[route[m][0]].push(
-          {static_cast<int>(route[m].size()), static_cast<std::uint32_t>(rng()), m});
+    if (!(*route)[m].empty())
+      queue[(*route)[m][0]].push(
+          {static_cast<int>((*route)[m].size()), static_cast<std::uint32_t>(rng()), m});
   std::vector<ChannelId> channels(t.channel_count());
   std::iota(channels.begin(), channels.end(), 0);
   std::vector<int> sends(t.node_count(), 0), receives(t.node_count(), 0);
@@ -195,12 +412,12 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
       ++receives[link.to];
       transfers.push_back({s, {link.from, link.to}, {c.messages[m].id}});
       ++done;
-      if (++next[m] < route[m].size()) moved.push_back(m);
+      if (++next[m] < (*route)[m].size()) moved.push_back(m);
     }
     // Hops that moved this step: the next one is ready from the next step on.
     for (const std::uint32_t m : moved)
-      queue[route[m][next[m]]].push(
-          {static_cast<int>(route[m].size() - next[m]), static_cast<std::uint32_t>(rng()), m});
+      queue[(*route)[m][next[m]]].push(
+          {static_cast<int>((*route)[m].size() - next[m]), static_cast<std::uint32_t>(rng()), m});
   }
   return assemble_schedule(problem, std::move(transfers), "relay job shop", seed);
 }

@@ -126,8 +126,11 @@ TEST(DriverOrder, SatDecidesASmallTargetBeforeTheWindowSearch) {
   EXPECT_TRUE(verify_schedule(*out.schedule).empty());
   // Direct delivery needs 5 (the SAT engine proves 4 impossible there at once, raising the
   // direct-delivery bound); a relay through another processor fits it in 4, the bound
-  // under the model.
-  EXPECT_EQ(out.direct_delivery_bound, 5);
+  // under the model. The relay job shop now finds those 4 steps before any search, so the
+  // direct proof is not needed; when it ran it must say 5.
+  if (out.direct_delivery_bound) {
+    EXPECT_EQ(*out.direct_delivery_bound, 5);
+  }
   EXPECT_EQ(out.schedule->steps, 4);
   EXPECT_TRUE(out.optimal) << out.reason;
   EXPECT_EQ(out.lower_bound, 4);

@@ -1,6 +1,6 @@
 // The relay job shop (engines/relay_shop.hpp): every schedule passes the verifier (the
 // holding rule makes each relay legal only after the hop before it), stays within a small
-// margin of the channel-load bound on networks where path choice can level the loads, is
+// margin of the best bound on networks where path choice can level the loads, is
 // the same for the same seed, respects k-port limits, and declines what it does not cover.
 #include <gtest/gtest.h>
 
@@ -21,9 +21,13 @@ TEST(RelayShop, ValidAndNearTheChannelLoadBound) {
     std::optional<int> ports;
     double margin;  // steps may exceed the bound by this share
   };
-  for (const Case& c : {Case{"kautz:3,3", {}, 0.25}, Case{"torus:6x6", {}, 0.15},
-                        Case{"hypercube:5", {}, 0.25}, Case{"mesh:4x5", {}, 0.25},
-                        Case{"kautz:2,4", 1, 3.0}, Case{"torus:4x4", 2, 2.0}}) {  // one hop per transfer: k ports cap hops
+  // Margins over the best bound (weighted-load on Kautz digraphs), a little above what the
+  // engine reaches (kautz:3,3 meets its bound 32). Under fewer ports than channels the
+  // routes go in wormhole legs, so one port is no longer a hop per step per node.
+  for (const Case& c : {Case{"kautz:3,3", {}, 0.05}, Case{"torus:6x6", {}, 0.1},
+                        Case{"hypercube:5", {}, 0.1}, Case{"mesh:4x5", {}, 0.1},
+                        Case{"kautz:2,4", 1, 0.2}, Case{"torus:4x4", 2, 0.5},
+                        Case{"kautz:3,3", 1, 0.4}, Case{"kautz:3,3", 2, 0.2}}) {
     const Problem p = make_problem(c.spec, CollectiveKind::AAS, c.ports);
     const PathSet paths(p.topology, p.model);
     const auto s = relay_scatter(p, paths, 3, Budget(30.0));
@@ -32,6 +36,11 @@ TEST(RelayShop, ValidAndNearTheChannelLoadBound) {
     const int bound = lower_bounds(p, paths).best;
     EXPECT_GE(s->steps, bound) << c.spec;  // the bound is a bound
     EXPECT_LE(s->steps, static_cast<int>(bound * (1.0 + c.margin)) + 1) << c.spec;
+    if (c.ports) {  // legs through routers: some transfer passes a node
+      std::size_t longest = 0;
+      for (const auto& tr : s->transfers) longest = std::max(longest, tr.path.size());
+      EXPECT_GT(longest, 2u) << c.spec;
+    }
     const auto again = relay_scatter(p, paths, 3, Budget(30.0));
     ASSERT_TRUE(again.has_value());
     ASSERT_EQ(again->transfers.size(), s->transfers.size());

@@ -1,11 +1,14 @@
-// Relay job shop: scatter-type collectives (AAS, OAS, PERM, MNS, ...) on direct networks of
-// hundreds to thousands of processors, where the direct-delivery searches do not finish.
-// Every message walks a shortest path one hop per transfer, relayed by the processors on
-// its way (FORMATS.md rule 5), so each channel is a machine that serves one hop per step:
-// a job shop whose jobs are the messages' hop chains. Paths are chosen to level the channel
-// loads, and each step every channel serves the ready hop whose message has the most hops
-// left (longest remaining chain first), so the schedule ends close to the busiest channel's
-// load, the channel-load bound of seed 000 §3 when the loads are level.
+// Relay job shop: scatter-type collectives (AAS, OAS, PERM, MNS, ...) on direct networks,
+// above all large ones where the direct-delivery searches do not finish, and Kautz
+// digraphs, whose unique shortest routes crowd some channels so that relays beat every
+// direct schedule (kautz:3,3 AAS: 32 steps, the weighted-load bound; direct delivery
+// needs 34). Routes level the channel loads, leaving the shortest paths where needed, and
+// a processor on the way holds and forwards the message (FORMATS.md rule 5). When every
+// node may use all its channels at once, every message goes one hop per transfer: each
+// channel is a machine serving one hop per step, a job shop whose jobs are the hop chains,
+// and longest-remaining-chain-first ends close to the busiest channel's load. With fewer
+// ports (wormhole), a route goes in legs that are shortest paths through the routers, one
+// transfer each, packed first fit.
 //
 //   if (auto s = relay_scatter(problem, paths, seed, budget)) use(*s);
 #pragma once
@@ -20,10 +23,9 @@
 
 namespace ccsched {
 
-// A schedule of one-hop transfers for a scatter-type problem on a network without switches
-// (each relay must be a processor that can hold the message), or nothing when the problem
-// is not one, the model combines messages, or the budget ends first. Deterministic given the
-// seed. Under a k-port model each step serves at most k hops out of and into each node.
+// A relayed schedule for a scatter-type problem on a network without switches (each relay
+// must be a processor that can hold the message), or nothing when the problem is not one,
+// the model combines messages, or the budget ends first. Deterministic given the seed.
 std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& paths,
                                       std::uint64_t seed, const Budget& budget);
 
