@@ -32,6 +32,17 @@ Topology reversed_topology(const Topology& t) {
   return r;
 }
 
+Topology dual_network(const Topology& t) {
+  Topology r = reversed_topology(t);
+  // Where every channel has its reverse (tori, meshes, hypercubes, fat trees, undirected
+  // networks) G^R is G itself: keep G, name and all, so that the broadcast designs that
+  // recognise a network by regenerating its name (the one-port halving on grids,
+  // spread.cpp grid_of; the gossip and grid designs) apply to the dual. On a torus:32x32
+  // one-port REDUCE the renamed copy missed the 10-step halving, and the greedy broadcast
+  // took 46 s and 2.9 GB for 11 steps.
+  return r.same_network(t) ? t : r;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -67,10 +78,16 @@ std::optional<std::vector<Transfer>> pack_round(const Problem& p, const PathSet&
   struct Slot {
     std::vector<char> used;
     std::vector<int> sends, recvs;
+    int hops = 0;
   };
   std::vector<Slot> slots;
   std::vector<int> sent_at(n, -1);  // the slot of the hop out of a node, this round
   std::vector<Transfer> out;
+  // A group is tried in a slot by marking its channels and ports there and undoing the
+  // marks when it does not fit: copying the slot per group instead cost O(channels) per
+  // hop, hours for the 1,023 rounds of a ring on 1,024 processors.
+  std::vector<const Path*> taken;
+  std::vector<int> order;
   for (int gi : group_order) {
     const auto& group = round.groups[gi];
     int lower = 0;
@@ -81,24 +98,24 @@ std::optional<std::vector<Transfer>> pack_round(const Problem& p, const PathSet&
     for (int s = lower; !placed && s <= static_cast<int>(slots.size()); ++s) {
       if (s == static_cast<int>(slots.size()))
         slots.push_back({std::vector<char>(p.topology.channel_count(), 0), std::vector<int>(n, 0),
-                         std::vector<int>(n, 0)});
-      Slot trial = slots[s];
-      std::vector<Transfer> chosen;
+                         std::vector<int>(n, 0), 0});
+      Slot& slot = slots[s];
+      taken.clear();
       bool ok = true;
       for (const Hop& h : group) {
-        if (trial.sends[h.from] >= ports || trial.recvs[h.to] >= ports) {
+        if (slot.sends[h.from] >= ports || slot.recvs[h.to] >= ports) {
           ok = false;
           break;
         }
         const auto& list = paths.paths(h.from, h.to);
         if (list.empty()) return std::nullopt;
-        std::vector<int> order(list.size());
+        order.resize(list.size());
         for (int i = 0; i < static_cast<int>(order.size()); ++i) order[i] = i;
         if (shuffle_paths != nullptr) std::shuffle(order.begin(), order.end(), *shuffle_paths);
         const Path* free = nullptr;
         for (int i : order)
           if (std::none_of(list[i].channels.begin(), list[i].channels.end(),
-                           [&](ChannelId c) { return trial.used[c] != 0; })) {
+                           [&](ChannelId c) { return slot.used[c] != 0; })) {
             free = &list[i];
             break;
           }
@@ -106,27 +123,32 @@ std::optional<std::vector<Transfer>> pack_round(const Problem& p, const PathSet&
           ok = false;
           break;
         }
-        for (ChannelId c : free->channels) trial.used[c] = 1;
-        ++trial.sends[h.from];
-        ++trial.recvs[h.to];
+        for (ChannelId c : free->channels) slot.used[c] = 1;
+        ++slot.sends[h.from];
+        ++slot.recvs[h.to];
+        taken.push_back(free);
+      }
+      if (!ok) {
+        for (std::size_t i = 0; i < taken.size(); ++i) {
+          for (ChannelId c : taken[i]->channels) slot.used[c] = 0;
+          --slot.sends[group[i].from];
+          --slot.recvs[group[i].to];
+        }
+        if (slot.hops == 0) return std::nullopt;  // does not fit even in an empty step
+        continue;
+      }
+      slot.hops += static_cast<int>(group.size());
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        const Hop& h = group[i];
         Transfer t;
         t.step = s + 1;
-        t.path = free->nodes;
+        t.path = taken[i]->nodes;
         t.blocks = h.blocks;
         t.send = h.send;
         t.recv = h.recv;
-        chosen.push_back(std::move(t));
+        out.push_back(std::move(t));
+        sent_at[h.from] = std::max(sent_at[h.from], s);
       }
-      if (!ok) {
-        if (s + 1 == static_cast<int>(slots.size()) &&
-            std::all_of(slots[s].sends.begin(), slots[s].sends.end(),
-                        [](int x) { return x == 0; }))
-          return std::nullopt;  // does not fit even in an empty step
-        continue;
-      }
-      slots[s] = std::move(trial);
-      for (const Hop& h : group) sent_at[h.from] = std::max(sent_at[h.from], s);
-      for (auto& t : chosen) out.push_back(std::move(t));
       placed = true;
     }
     if (!placed) return std::nullopt;
@@ -229,12 +251,45 @@ std::optional<Schedule> recursive_doubling(const Problem& p, const PathSet& path
   return assemble_schedule(p, std::move(*transfers), "recursive-doubling", 0);
 }
 
-// A Hamiltonian cycle of `nodes` using direct channels (a budgeted depth-first search that
-// tries the neighbour with the fewest onward choices first), or nullopt.
+std::vector<int> grid_sides(const Topology& t, bool& wrap);  // below, with the grid designs
+
+// The cycle of a 2-D mesh (or torus) R x C with R even, ids row-major: along row 0, then
+// rows 1..R-1 in a snake over columns 1..C-1, and up column 0 back to the start; with R
+// odd and C even the same with rows and columns swapped. Every hop joins neighbours, so a
+// ring round over it uses each channel once. nullopt when the topology is not such a
+// grid over exactly `nodes` or both sides are odd (a mesh then has no Hamiltonian cycle:
+// it is bipartite with an odd number of nodes).
+std::optional<std::vector<NodeId>> grid_cycle(const Topology& t, const std::vector<NodeId>& nodes) {
+  bool wrap = false;
+  const std::vector<int> sides = grid_sides(t, wrap);
+  if (sides.size() != 2 || sides[0] < 2 || sides[1] < 2) return std::nullopt;
+  if (static_cast<long long>(nodes.size()) != t.node_count()) return std::nullopt;
+  const bool rows_even = sides[0] % 2 == 0;
+  if (!rows_even && sides[1] % 2 != 0) return std::nullopt;
+  const int R = rows_even ? sides[0] : sides[1];
+  const int C = rows_even ? sides[1] : sides[0];
+  auto id = [&](int r, int c) {
+    return static_cast<NodeId>(rows_even ? r * sides[1] + c : c * sides[1] + r);
+  };
+  std::vector<NodeId> cycle;
+  for (int c = 0; c < C; ++c) cycle.push_back(id(0, c));
+  for (int r = 1; r < R; ++r)
+    for (int k = 1; k < C; ++k) cycle.push_back(id(r, r % 2 == 1 ? C - k : k));
+  for (int r = R - 1; r >= 1; --r) cycle.push_back(id(r, 0));
+  for (std::size_t i = 0; i < cycle.size(); ++i)
+    if (!t.has_channel(cycle[i], cycle[(i + 1) % cycle.size()])) return std::nullopt;
+  return cycle;
+}
+
+// A Hamiltonian cycle of `nodes` using direct channels: the snake on a 2-D grid, else a
+// budgeted depth-first search that tries the neighbour with the fewest onward choices
+// first (it fails on a mesh:32x32 within its budget), or nullopt.
 std::optional<std::vector<NodeId>> hamiltonian_cycle(const Topology& t,
                                                      const std::vector<NodeId>& nodes) {
   const int n = static_cast<int>(nodes.size());
-  if (n < 3 || n > 1024) return std::nullopt;
+  if (n < 3) return std::nullopt;
+  if (auto g = grid_cycle(t, nodes)) return g;
+  if (n > 1024) return std::nullopt;
   std::map<NodeId, int> index;
   for (int i = 0; i < n; ++i) index[nodes[i]] = i;
   std::vector<std::vector<int>> next(n);
@@ -372,10 +427,11 @@ std::optional<Schedule> chain_scan(const Problem& p, const PathSet& paths) {
 // ---- dimension-wise exchanges on tori and meshes ----------------------------------------
 
 // The sides of a torus:AxB[xC] or mesh:AxB[xC] whose nodes are all processors numbered
-// row-major as make_grid numbers them (topology/generators.cpp), with every processor taking
-// part; empty otherwise. `wrap` tells torus from mesh.
-std::vector<int> grid_sides(const Problem& p, bool& wrap) {
-  const std::string& name = p.topology.name();
+// row-major as make_grid numbers them (topology/generators.cpp); empty otherwise. `wrap`
+// tells torus from mesh. The name is trusted for the numbering only: callers route over
+// the channels that exist.
+std::vector<int> grid_sides(const Topology& t, bool& wrap) {
+  const std::string& name = t.name();
   const auto colon = name.find(':');
   if (colon == std::string::npos) return {};
   const std::string kind = name.substr(0, colon);
@@ -393,8 +449,13 @@ std::vector<int> grid_sides(const Problem& p, bool& wrap) {
     n *= sides.back();
     at = end + 1;
   }
-  if (n != p.topology.node_count() || p.topology.processor_count() != n) return {};
-  if (static_cast<long long>(p.collective.senders.size()) != n) return {};
+  if (n != t.node_count() || t.processor_count() != n) return {};
+  return sides;
+}
+// The same, and empty unless every processor takes part in the collective.
+std::vector<int> grid_sides(const Problem& p, bool& wrap) {
+  std::vector<int> sides = grid_sides(p.topology, wrap);
+  if (static_cast<long long>(p.collective.senders.size()) != p.topology.node_count()) return {};
   return sides;
 }
 
@@ -647,7 +708,7 @@ struct Phase {
 // so earlier in the gather: v's accumulator holds its subtree when it sends.
 std::optional<Phase> gather_dual(const Problem& p, const std::vector<NodeId>& owners,
                                  const SolveRequest& request) {
-  Problem rev{reversed_topology(p.topology), {}, p.model};
+  Problem rev{dual_network(p.topology), {}, p.model};
   std::vector<int> message_block;
   rev.collective = broadcast_collective(rev.topology, owners, p.collective.senders, message_block);
   if (rev.collective.messages.empty()) return std::nullopt;

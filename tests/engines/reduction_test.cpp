@@ -4,6 +4,7 @@
 // optima found by an independent breadth-first search over accumulator states.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <functional>
 #include <map>
 #include <set>
@@ -117,6 +118,61 @@ TEST(ReductionDesigns, DimensionWiseOnTorus8x8) {
   expect_honest(out, "torus:8x8");
   EXPECT_LE(out.schedule->steps, 8);
   EXPECT_GE(out.lower_bound, 6);
+}
+
+// The ring reduce-scatter on a mesh runs over a Hamiltonian cycle of neighbours (the snake
+// that a grid with an even side has): every hop is one channel, each round one step, so
+// p - 1 steps under one port and all-port alike -- the one-port bound. With an id-order
+// cycle instead the row ends jump back across the mesh and rounds collide. Both sides odd:
+// no such cycle (bipartite, odd count); the ring still verifies, over a longer hop.
+TEST(ReductionDesigns, RingOnMeshesFollowsAHamiltonianCycle) {
+  for (const std::string net : {"mesh:8x8", "mesh:6x5", "mesh:5x6", "torus:4x6"})
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+      Problem p = make_reduction_problem(net, CollectiveKind::REDUCESCATTER, ports);
+      const PathSet paths(p.topology, p.model);
+      const int procs = p.topology.processor_count();
+      bool found = false;
+      for (const auto& d : reduction_designs(p, paths)) {
+        if (d.design != "ring") continue;
+        found = true;
+        const auto v = verify_schedule(d.schedule);
+        if (!v.empty()) ADD_FAILURE() << net << ": " << v.front().text;
+        EXPECT_EQ(d.schedule.steps, procs - 1) << net;
+        for (const Transfer& t : d.schedule.transfers)
+          ASSERT_EQ(t.path.size(), 2U) << net << ": a ring hop between non-neighbours";
+      }
+      EXPECT_TRUE(found) << net;
+    }
+  Problem odd = make_reduction_problem("mesh:3x3", CollectiveKind::REDUCESCATTER, 1);
+  const PathSet paths(odd.topology, odd.model);
+  for (const auto& d : reduction_designs(odd, paths))
+    if (d.design == "ring") {
+      const auto v = verify_schedule(d.schedule);
+      EXPECT_TRUE(v.empty()) << (v.empty() ? "" : v.front().text);
+      EXPECT_GE(d.schedule.steps, 8);
+    }
+}
+
+// The dual broadcast runs on G itself when G^R is G, so that designs recognising G by its
+// name apply: one-port REDUCE on a torus or mesh is the 10-step halving broadcast on
+// torus:32x32 (issue 14), log2 p here. A directed network keeps the reversed copy.
+TEST(ReductionDriver, OnePortReduceOnGridsIsTheHalvingDual) {
+  for (const std::string net : {"torus:8x8", "mesh:8x8", "mesh:4x8"}) {
+    Problem p = make_reduction_problem(net, CollectiveKind::REDUCE, 1);
+    EXPECT_EQ(dual_network(p.topology).name(), p.topology.name());
+    const auto out = solve(p, 10.0);
+    expect_honest(out, net);
+    const int log2p = std::countr_zero(static_cast<unsigned>(p.topology.processor_count()));
+    EXPECT_EQ(out.schedule->steps, log2p) << net;
+    EXPECT_TRUE(out.optimal) << net;
+    ASSERT_TRUE(out.schedule->solver.has_value());
+    EXPECT_EQ(out.schedule->solver->engine, "reduce-dual(region broadcast)") << net;
+  }
+  const Topology kautz = make_topology("kautz:2,2");
+  const Topology dual = dual_network(kautz);
+  EXPECT_NE(dual.name(), kautz.name());
+  EXPECT_TRUE(dual.same_network(reversed_topology(kautz)));
+  EXPECT_FALSE(dual.same_network(kautz));
 }
 
 TEST(ReductionDriver, HypercubeAllreduceOnePortIsProvenAtFourSteps) {

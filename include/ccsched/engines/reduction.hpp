@@ -21,6 +21,11 @@ namespace ccsched {
 // G with every channel reversed (same nodes, kinds and labels).
 Topology reversed_topology(const Topology& t);
 
+// The network the dual broadcasts run on: G itself (its name, faults and all) when G^R is
+// the same network, so that designs recognising G by name apply; reversed_topology(G)
+// otherwise (Kautz, de Bruijn, one-way faults).
+Topology dual_network(const Topology& t);
+
 // The closed-form candidates that apply to the problem (no search), each named, each
 // checked by the caller (tests) or by solve_reduction with verify_schedule.
 struct ReductionCandidate {
