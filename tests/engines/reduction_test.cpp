@@ -175,6 +175,32 @@ TEST(ReductionDriver, OnePortReduceOnGridsIsTheHalvingDual) {
   EXPECT_FALSE(dual.same_network(kautz));
 }
 
+// Past 256 processors a SCAN takes the dual gather's bound (a broadcast from the last
+// sender on G^R) from the bounds alone, without the broadcast search: at least that
+// broadcast's bound, never above the schedule.
+TEST(ReductionDriver, LargeScanTakesTheDualBoundWithoutSearch) {
+  for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+    Problem p = make_reduction_problem("hypercube:9", CollectiveKind::SCAN, ports);
+    SolveRequest request;
+    request.time_limit = 20.0;
+    // as `ccsched solve` caps the lists where pairs have 9! minimal paths
+    request.path_limits.truncate = true;
+    request.path_limits.max_paths_per_pair = 32;
+    const auto out = solve_problem(p, request);
+    expect_honest(out, "hypercube:9 SCAN");
+    Problem bcast{dual_network(p.topology), {}, p.model};
+    CollectiveRequest oab;
+    oab.kind = CollectiveKind::OAB;
+    oab.root = std::to_string(p.collective.senders.back());
+    bcast.collective = make_collective(bcast.topology, oab);
+    const PathSet paths(bcast.topology, bcast.model, request.path_limits);
+    EXPECT_GE(out.lower_bound, lower_bounds(bcast, paths).best);
+    if (ports) {
+      EXPECT_GE(out.lower_bound, 9);  // log2 512 under one port
+    }
+  }
+}
+
 TEST(ReductionDriver, HypercubeAllreduceOnePortIsProvenAtFourSteps) {
   const auto out = solve(make_reduction_problem("hypercube:4", CollectiveKind::ALLREDUCE, 1));
   expect_honest(out, "hypercube:4");
