@@ -9,7 +9,7 @@
 // ready hop with the most hops left, provided the sender and receiver still have a free
 // port. With fewer ports than channels under wormhole: legs through routers, first fit
 // (LegShop below). Memory: one entry per hop (the transfers are the output anyway); a
-// problem whose hops exceed kMaxHops is left to other engines.
+// problem whose hops exceed kMaxHops goes in legs (wormhole) or is left to other engines.
 #include "ccsched/engines/relay_shop.hpp"
 
 #include <algorithm>
@@ -23,7 +23,8 @@
 namespace ccsched {
 namespace {
 
-constexpr std::size_t kMaxHops = 6'000'000;  // about 1 GB of transfers
+constexpr std::size_t kMaxHops = 6'000'000;  // about 1 GB of transfers, one per hop
+constexpr std::size_t kMaxLegHops = 40'000'000;  // routes in legs: 160 MB of channel ids
 
 struct Ready {
   int left;             // hops of the message still to go, this one included
@@ -495,7 +496,9 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
     if (d == kUnreachable) return std::nullopt;  // the greedy engine reports it
     total += static_cast<std::size_t>(d);
   }
-  if (total > kMaxHops) return std::nullopt;
+  // Past kMaxHops one transfer per hop would not fit in memory; wormhole legs still do.
+  const bool wormhole = problem.model.switching == Switching::wormhole;
+  if (total > (wormhole ? kMaxLegHops : kMaxHops)) return std::nullopt;
 
   std::mt19937_64 rng(seed);
   const std::size_t M = c.messages.size();
@@ -509,19 +512,27 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
   std::vector<long long> load(t.channel_count(), 0);
   for (const auto& r : *route)
     for (const ChannelId ch : r) ++load[ch];
-  std::vector<CongestionDemand> demands(M);
-  for (std::size_t m = 0; m < M; ++m)
-    demands[m] = {c.messages[m].origin, c.messages[m].targets[0], 1};
-  const std::vector<char> usable(t.channel_count(), 1);
-  CongestionOptions levelling;
-  levelling.keep_routes = true;
-  levelling.work = kLevellingWork;
-  const auto levelled = level_congestion({t, usable, true, demands}, levelling);
+  // Levelled weights only where the least-load routes leave a channel well above the
+  // average load (Kautz digraphs; on tori and hypercubes they are level already).
+  long long hops = 0;
+  for (const long long x : load) hops += x;
+  const long long busiest = *std::max_element(load.begin(), load.end());
+  std::optional<CongestionResult> levelled;
+  if (busiest * 50 > 51 * ((hops + t.channel_count() - 1) / t.channel_count())) {
+    std::vector<CongestionDemand> demands(M);
+    for (std::size_t m = 0; m < M; ++m)
+      demands[m] = {c.messages[m].origin, c.messages[m].targets[0], 1};
+    const std::vector<char> usable(t.channel_count(), 1);
+    CongestionOptions levelling;
+    levelling.keep_routes = true;
+    levelling.work = kLevellingWork;
+    levelled = level_congestion({t, usable, true, demands}, levelling);
+  }
   if (budget.expired()) return std::nullopt;
-  if (levelled.weight > 0 && levelled.max_load < *std::max_element(load.begin(), load.end())) {
+  if (levelled && levelled->weight > 0 && levelled->max_load < busiest) {
     std::fill(load.begin(), load.end(), 0);
     for (std::size_t m = 0; m < M; ++m) {
-      (*route)[m] = levelled.route(m);
+      (*route)[m] = levelled->route(m);
       for (const ChannelId ch : (*route)[m]) ++load[ch];
     }
   }
@@ -534,7 +545,7 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
   for (NodeId v = 0; v < t.node_count(); ++v)
     degree = std::max({degree, static_cast<int>(t.out_channels(v).size()),
                        static_cast<int>(t.in_channels(v).size())});
-  if (problem.model.switching == Switching::wormhole && ports < degree) {
+  if (wormhole && (ports < degree || total > kMaxHops)) {
     auto legs = schedule_legs(problem, paths, *route, load, rng, budget);
     if (!legs) return std::nullopt;
     return assemble_schedule(problem, std::move(*legs), "relay job shop", seed);
