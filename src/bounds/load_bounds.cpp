@@ -194,6 +194,9 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
 // travelling in the same graph; reported when it beats the unweighted channel-load.
 void weighted_load_bound(const BoundContext& ctx, const BoundOptions& options,
                          std::vector<LowerBound>& out) {
+  // Relays included only: a direct-delivery pass has its own link-load bound, and the
+  // driver takes the larger of the two bounds anyway.
+  if (ctx.direct_scatter()) return;
   const auto& t = ctx.topology();
   std::vector<CongestionDemand> demands;
   demands.reserve(ctx.demands().size());
@@ -207,6 +210,7 @@ void weighted_load_bound(const BoundContext& ctx, const BoundOptions& options,
     usable[c] = walk ? ctx.walk_channel(c) : ctx.transfer_channel(c);
   CongestionOptions opt;
   opt.work = options.weighted_load_work;
+  opt.max_rounds = 500;
   // In the transfer graph a route is one transfer: through routers (wormhole), or one
   // channel (store-and-forward). Any transfer path is allowed here, shortest or not, so the
   // bound also holds for non-minimal routing.

@@ -17,6 +17,7 @@
 #include <numeric>
 #include <queue>
 #include <random>
+#include <thread>
 
 #include "ccsched/routing/congestion.hpp"
 
@@ -114,6 +115,56 @@ void level_loads(const Problem& problem, const PathSet& paths,
     }
     if (!relieved_all) return;
   }
+}
+
+// The job shop, one hop per transfer (relay_shop.cpp, top). Empty past the budget.
+std::optional<std::vector<Transfer>> hop_by_hop(const Problem& problem,
+                                                const std::vector<std::vector<ChannelId>>& route,
+                                                int ports, std::mt19937_64& rng,
+                                                const Budget& budget) {
+  const auto& t = problem.topology;
+  const auto& c = problem.collective;
+  const std::size_t M = route.size();
+  std::size_t total = 0;
+  for (const auto& r : route) total += r.size();
+  std::vector<std::priority_queue<Ready>> queue(t.channel_count());
+  std::vector<std::size_t> next(M, 0);
+  for (std::uint32_t m = 0; m < M; ++m)
+    if (!route[m].empty())
+      queue[route[m][0]].push(
+          {static_cast<int>(route[m].size()), static_cast<std::uint32_t>(rng()), m});
+  std::vector<ChannelId> channels(t.channel_count());
+  std::iota(channels.begin(), channels.end(), 0);
+  std::vector<int> sends(t.node_count(), 0), receives(t.node_count(), 0);
+  std::vector<std::uint32_t> moved;
+  std::vector<Transfer> transfers;
+  transfers.reserve(total);
+  std::size_t done = 0;
+  for (Step s = 1; done < total; ++s) {
+    if (budget.expired()) return std::nullopt;
+    std::shuffle(channels.begin(), channels.end(), rng);
+    std::fill(sends.begin(), sends.end(), 0);
+    std::fill(receives.begin(), receives.end(), 0);
+    moved.clear();
+    for (const ChannelId ch : channels) {
+      auto& q = queue[ch];
+      if (q.empty()) continue;
+      const Channel& link = t.channel(ch);
+      if (sends[link.from] >= ports || receives[link.to] >= ports) continue;
+      const std::uint32_t m = q.top().message;
+      q.pop();
+      ++sends[link.from];
+      ++receives[link.to];
+      transfers.push_back({s, {link.from, link.to}, {c.messages[m].id}});
+      ++done;
+      if (++next[m] < route[m].size()) moved.push_back(m);
+    }
+    // Hops that moved this step: the next one is ready from the next step on.
+    for (const std::uint32_t m : moved)
+      queue[route[m][next[m]]].push(
+          {static_cast<int>(route[m].size() - next[m]), static_cast<std::uint32_t>(rng()), m});
+  }
+  return transfers;
 }
 
 // Steps for wormhole with fewer ports than channels (one port on kautz:3,5: hop by hop
@@ -409,6 +460,12 @@ class LegShop {
   std::vector<Step> receive_free_ = std::vector<Step>(N_, 0);
 };
 
+// Two first-fit orders, each followed by the tail repair, run at once on their own copies
+// of the shop (std::jthread; the legs are cut once, before, because PathSet's caches are
+// not shared between threads), and the shorter schedule is kept (ties: the first order):
+//  - longer routes first, then by the busiest channel they cross (seeded ties);
+//  - by the step at which the all-port job shop would send the message's first hop: a
+//    time order in which the channels were all busy (kautz:3,5 one port, 523 against 525).
 std::optional<std::vector<Transfer>> schedule_legs(const Problem& problem, const PathSet& paths,
                                                    const std::vector<std::vector<ChannelId>>& route,
                                                    const std::vector<long long>& load,
@@ -430,13 +487,50 @@ std::optional<std::vector<Transfer>> schedule_legs(const Problem& problem, const
            : a.busiest != b.busiest ? a.busiest > b.busiest
                                     : a.tie < b.tie;
   });
-  std::vector<std::uint32_t> order;
-  order.reserve(keys.size());
-  for (const auto& k : keys) order.push_back(k.message);
-  LegShop shop(problem, paths, route);
-  if (!shop.schedule(order, budget)) return std::nullopt;
-  shop.repair(rng, budget);
-  return shop.transfers();
+  std::vector<std::vector<std::uint32_t>> orders(1);
+  for (const auto& k : keys) orders[0].push_back(k.message);
+  {
+    std::mt19937_64 own(rng());
+    constexpr int kAllPorts = 1 << 20;
+    if (auto hops = hop_by_hop(problem, route, kAllPorts, own, budget)) {
+      MessageId top = 0;
+      for (const auto& msg : problem.collective.messages) top = std::max(top, msg.id);
+      std::vector<std::uint32_t> index(static_cast<std::size_t>(top) + 1, 0);
+      for (std::uint32_t m = 0; m < route.size(); ++m)
+        index[static_cast<std::size_t>(problem.collective.messages[m].id)] = m;
+      std::vector<Step> first(route.size(), std::numeric_limits<Step>::max());
+      for (const auto& tr : *hops) {
+        const auto m = index[static_cast<std::size_t>(tr.messages[0])];
+        first[m] = std::min(first[m], tr.step);
+      }
+      orders.push_back(orders[0]);
+      std::stable_sort(orders[1].begin(), orders[1].end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return first[a] < first[b]; });
+    }
+  }
+  const LegShop shop(problem, paths, route);
+  std::vector<std::optional<std::vector<Transfer>>> found(orders.size());
+  std::vector<std::uint64_t> seeds;
+  for (std::size_t k = 0; k < orders.size(); ++k) seeds.push_back(rng());
+  auto run = [&](std::size_t k) {
+    LegShop mine = shop;
+    std::mt19937_64 own(seeds[k]);
+    if (!mine.schedule(orders[k], budget)) return;
+    mine.repair(own, budget);
+    found[k] = mine.transfers();
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (cores > 1) {
+    std::vector<std::jthread> workers;
+    for (std::size_t k = 1; k < orders.size(); ++k) workers.emplace_back(run, k);
+    run(0);
+  } else {
+    for (std::size_t k = 0; k < orders.size(); ++k) run(k);
+  }
+  std::optional<std::vector<Transfer>> best;
+  for (auto& f : found)
+    if (f && (!best || f->back().step < best->back().step)) best = std::move(f);
+  return best;
 }
 
 // Shortest routes, messages in a seeded order, each taking at every node the next channel
@@ -550,44 +644,9 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
     if (!legs) return std::nullopt;
     return assemble_schedule(problem, std::move(*legs), "relay job shop", seed);
   }
-  std::vector<std::priority_queue<Ready>> queue(t.channel_count());
-  std::vector<std::size_t> next(M, 0);
-  for (std::uint32_t m = 0; m < M; ++m)
-    if (!(*route)[m].empty())
-      queue[(*route)[m][0]].push(
-          {static_cast<int>((*route)[m].size()), static_cast<std::uint32_t>(rng()), m});
-  std::vector<ChannelId> channels(t.channel_count());
-  std::iota(channels.begin(), channels.end(), 0);
-  std::vector<int> sends(t.node_count(), 0), receives(t.node_count(), 0);
-  std::vector<std::uint32_t> moved;
-  std::vector<Transfer> transfers;
-  transfers.reserve(total);
-  std::size_t done = 0;
-  for (Step s = 1; done < total; ++s) {
-    if (budget.expired()) return std::nullopt;
-    std::shuffle(channels.begin(), channels.end(), rng);
-    std::fill(sends.begin(), sends.end(), 0);
-    std::fill(receives.begin(), receives.end(), 0);
-    moved.clear();
-    for (const ChannelId ch : channels) {
-      auto& q = queue[ch];
-      if (q.empty()) continue;
-      const Channel& link = t.channel(ch);
-      if (sends[link.from] >= ports || receives[link.to] >= ports) continue;
-      const std::uint32_t m = q.top().message;
-      q.pop();
-      ++sends[link.from];
-      ++receives[link.to];
-      transfers.push_back({s, {link.from, link.to}, {c.messages[m].id}});
-      ++done;
-      if (++next[m] < (*route)[m].size()) moved.push_back(m);
-    }
-    // Hops that moved this step: the next one is ready from the next step on.
-    for (const std::uint32_t m : moved)
-      queue[(*route)[m][next[m]]].push(
-          {static_cast<int>((*route)[m].size() - next[m]), static_cast<std::uint32_t>(rng()), m});
-  }
-  return assemble_schedule(problem, std::move(transfers), "relay job shop", seed);
+  auto transfers = hop_by_hop(problem, *route, ports, rng, budget);
+  if (!transfers) return std::nullopt;
+  return assemble_schedule(problem, std::move(*transfers), "relay job shop", seed);
 }
 
 }  // namespace ccsched

@@ -18,8 +18,8 @@ namespace {
 
 constexpr long long kScale = 1 << 16;  // the largest integer weight
 constexpr long long kFar = std::numeric_limits<long long>::max() / 4;
-constexpr int kStall = 20;           // rounds without progress before giving up
-constexpr long double kProgress = 1e-5;  // relative gain that counts as progress
+constexpr int kStall = 25;           // rounds without progress before giving up
+constexpr long double kProgress = 1e-7;  // relative gain that counts as progress
 
 struct Entry {
   long long dist;

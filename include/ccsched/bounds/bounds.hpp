@@ -32,7 +32,7 @@ struct BoundOptions {
   int cut_search_starts = 6;               // hill climbs from the best candidate cuts
   int cut_random_starts = 4;               // hill climbs from random balanced cuts
   long long link_load_work = 200'000'000;  // channel visits for the link-load bound
-  long long weighted_load_work = 30'000'000;  // channel relaxations, weighted-load bound
+  long long weighted_load_work = 120'000'000;  // channel relaxations, weighted-load bound
   bool use_invariants = true;              // AAS: seed 000's bisection bounds (needs B_C)
   // false: bounds hold for every schedule FORMATS.md accepts, including ones that relay a
   // scatter message through intermediate processors (rule 5 allows it). true: assume each
