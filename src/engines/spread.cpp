@@ -75,11 +75,7 @@ std::optional<Grid> grid_of(const Topology& t) {
   const std::string kind = name.substr(0, colon);
   if (kind != "torus" && kind != "mesh" && kind != "ring" && kind != "hypercube")
     return std::nullopt;
-  try {
-    if (!make_topology(name).same_network(t)) return std::nullopt;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  if (!is_generated(t)) return std::nullopt;
   Grid g;
   g.wrap = kind != "mesh";
   if (kind == "hypercube") {

@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <exception>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -653,6 +654,14 @@ Topology make_topology(std::string_view spec) { return make_spec(spec, SpecLimit
 
 Topology make_topology(std::string_view spec, const SpecLimits& limits) {
   return make_spec(spec, limits);
+}
+
+bool is_generated(const Topology& t) {
+  try {
+    return make_topology(t.name()).same_network(t);
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 Topology load_topology(std::string_view spec_or_path) {

@@ -32,6 +32,12 @@ struct SpecLimits {
 };
 Topology make_topology(std::string_view spec, const SpecLimits& limits);
 
+// True when `t` is exactly the network its name generates (make_topology(t.name()): same
+// nodes, labels and channels). Designs that rely on a family's structure (grids, fat
+// trees) recognise it this way, so a faulty copy, a file with another wiring or other
+// labels, or a name that is no spec gets no design.
+bool is_generated(const Topology& t);
+
 // A spec string, or a path ending .json/.dot/.gv/.edges/.anynet (read by io.hpp).
 // Throws InvalidInput / InvalidParameter; checks that the processors are strongly
 // connected (a network where some processor cannot reach another is refused).
