@@ -13,6 +13,8 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/invariants.hpp"
 
@@ -451,6 +453,29 @@ TEST(Models, TreeSubtreesBindOneToAllScatter) {
   const auto r = run("fbtree:15", CollectiveKind::OAB, kAllPort, &req);
   EXPECT_EQ(r.value("informed-cut"), 3);
   EXPECT_EQ(r.report.best, 3);
+}
+
+}  // namespace
+}  // namespace ccsched
+
+namespace ccsched {
+namespace {
+
+// Seed 000 Table 6, Levi AAS: the paper has 28/31 (the bound and a 31-step schedule), and
+// ccsched's searches reach 29. tests/data/levi_aas_28.json holds a 28-step schedule
+// (found 2026-11-25 by symmetric path chains, bench/path_chains.cpp, under an automorphism
+// of order 5; tests/data/README.md). It verifies, and 28 is the channel-load bound with
+// relays allowed, so 28 is the optimum: the cell is closed.
+TEST(SeedCells, LeviAllToAllScatterIsTwentyEight) {
+  const Schedule s = read_schedule_file(CCSCHED_TEST_DATA_DIR "/levi_aas_28.json");
+  EXPECT_TRUE(verify_schedule(s).empty());
+  EXPECT_EQ(s.steps, 28);
+  EXPECT_EQ(s.topology.name(), "levi");
+  EXPECT_EQ(s.collective.kind, CollectiveKind::AAS);
+  EXPECT_EQ(s.collective.messages.size(), 870u);
+  const Problem p{s.topology, s.collective, s.model};
+  const PathSet paths(p.topology, p.model);
+  EXPECT_EQ(lower_bounds(p, paths).best, 28);
 }
 
 }  // namespace
