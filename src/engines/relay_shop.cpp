@@ -172,7 +172,7 @@ std::optional<std::vector<Transfer>> hop_by_hop(const Problem& problem,
 // stretches that are shortest paths between their ends: one transfer each, through the
 // routers in between, with a relay at each cut; where the cuts can move, the relays go to
 // the nodes with the fewest sends so far (else they crowd a few nodes' ports: kautz:3,5
-// one-port AAS 571 steps, against 555). Messages, longer routes first and then by the
+// one-port AAS 571 steps, against 556). Messages, longer routes first and then by the
 // busiest channel they cross (seeded ties), put each leg into the first step after the
 // previous leg's where its channels and both ports are free: first fit, as the greedy
 // engine, with per channel and port the first step still free so the scan starts late.
@@ -606,13 +606,12 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
   std::vector<long long> load(t.channel_count(), 0);
   for (const auto& r : *route)
     for (const ChannelId ch : r) ++load[ch];
-  // Levelled weights only where the least-load routes leave a channel well above the
-  // average load (Kautz digraphs; on tori and hypercubes they are level already).
-  long long hops = 0;
-  for (const long long x : load) hops += x;
+  // Levelled weights only where the least-load routes (shortest: `total` hops) leave a
+  // channel well above the average load (Kautz digraphs; tori and hypercubes are level).
   const long long busiest = *std::max_element(load.begin(), load.end());
+  const auto average = static_cast<long long>((total + t.channel_count() - 1) / t.channel_count());
   std::optional<CongestionResult> levelled;
-  if (busiest * 50 > 51 * ((hops + t.channel_count() - 1) / t.channel_count())) {
+  if (busiest * 50 > 51 * average) {
     std::vector<CongestionDemand> demands(M);
     for (std::size_t m = 0; m < M; ++m)
       demands[m] = {c.messages[m].origin, c.messages[m].targets[0], 1};
