@@ -1,0 +1,119 @@
+// The driver's strategy table (docs/ENGINES.md, "The driver"): which strategy answers a
+// set of known problems, with what step count and what claim. Pinned before the driver
+// became a table and kept since, so that a change to the table's order, its shares or a
+// strategy's applicability that moves a winner shows up here (and is then either a bug or
+// an intended change, recorded in this table). Every schedule also passes the verifier
+// and honours its claims.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ccsched/engines/driver.hpp"
+#include "ccsched/schedule/verify.hpp"
+#include "ccsched/topology/generators.hpp"
+
+namespace ccsched {
+namespace {
+
+struct Pinned {
+  std::string spec;
+  CollectiveKind kind;
+  std::optional<int> ports;             // nullopt: the network's default model
+  std::vector<std::string> faults;
+  Switching switching = Switching::wormhole;
+  double relay_time_limit = 60.0;
+  int steps;
+  int lower_bound;
+  bool optimal;
+  std::string optimal_within;
+  std::string winner;                   // the schedule's solver.engine
+};
+
+Problem make_problem(const Pinned& c) {
+  Problem p{apply_faults(make_topology(c.spec), c.faults), {}, {}};
+  CollectiveRequest request;
+  request.kind = c.kind;
+  p.collective = make_collective(p.topology, request);
+  p.model = default_model(p.topology);
+  if (c.ports) p.model.ports = *c.ports == 0 ? std::nullopt : c.ports;
+  p.model.switching = c.switching;
+  return p;
+}
+
+std::string describe(const Pinned& c) {
+  std::string s = c.spec + " " + std::string(to_string(c.kind));
+  if (c.ports) s += " --ports " + (*c.ports == 0 ? std::string("all") : std::to_string(*c.ports));
+  for (const auto& f : c.faults) s += " --fault " + f;
+  if (c.switching == Switching::store_and_forward) s += " --switching sf";
+  if (c.relay_time_limit == 0) s += " --relay-time-limit 0";
+  return s;
+}
+
+using K = CollectiveKind;
+constexpr auto kSf = Switching::store_and_forward;
+constexpr auto kWh = Switching::wormhole;
+
+const std::vector<Pinned>& pinned_cases() {
+  static const std::vector<Pinned> cases = {
+      // One-message broadcasts: the region broadcast meets the bound.
+      {"ring:8", K::OAB, {}, {}, kWh, 60, 2, 2, true, "", "region broadcast"},
+      {"hypercube:4", K::OAB, {}, {}, kWh, 60, 2, 2, true, "", "region broadcast"},
+      {"fbtree:15", K::OAB, 1, {}, kWh, 60, 4, 4, true, "", "region broadcast"},
+      {"mesh:3x3", K::OAB, 1, {"0-1"}, kWh, 60, 4, 4, true, "", "region broadcast"},
+      // All-to-all broadcasts: gossip, or the constructive designs.
+      {"torus:4x4", K::AAB, {}, {}, kWh, 60, 4, 4, true, "", "gossip"},
+      {"petersen", K::AAB, {}, {}, kWh, 60, 3, 3, true, "", "gossip"},
+      {"ring:6", K::AAB, 1, {}, kSf, 60, 5, 5, true, "", "gossip"},
+      {"heawood", K::AAB, 1, {}, kWh, 60, 13, 13, true, "", "constructive"},
+      {"petersen", K::AAB, 1, {}, kWh, 60, 9, 9, true, "", "sat-symmetric"},
+      // All-to-all scatters: grid designs, constructive, relay job shop, symmetric SAT.
+      {"ring:8", K::AAS, {}, {}, kWh, 60, 8, 8, true, "", "grid-design"},
+      {"mesh:3x4", K::AAS, {}, {}, kWh, 60, 12, 12, true, "", "grid-design"},
+      {"hypercube:4", K::AAS, {}, {}, kWh, 60, 8, 8, true, "", "constructive"},
+      {"omega:8", K::AAS, {}, {}, kWh, 60, 7, 7, true, "", "constructive"},
+      {"kautz:3,2", K::AAS, {}, {}, kWh, 60, 7, 7, true, "", "relay job shop"},
+      {"torus:4x4", K::AAS, {}, {"0-1"}, kWh, 60, 10, 10, true, "", "relay job shop"},
+      {"kautz:3,2", K::AAS, {}, {}, kWh, 0, 7, 7, true, "", "sat-symmetric"},
+      {"btree:8", K::AAS, {}, {}, kWh, 60, 16, 16, true, "", "sat-symmetric"},
+      {"octagon", K::AAS, 1, {}, kWh, 60, 7, 7, true, "", "sat-symmetric"},
+      {"ring:7", K::AAS, 1, {}, kWh, 60, 6, 6, true, "", "sat"},
+      // Gather: greedy meets the bound.
+      {"mesh:3x3", K::AOG, {}, {}, kWh, 60, 4, 4, true, "", "greedy"},
+      // Direct delivery only (the seeds' model): 4 steps proven infeasible inside it.
+      {"kautz:3,2", K::OAS, {}, {"10-02"}, kWh, 0, 5, 4, false, "direct delivery", "greedy"},
+      {"kautz:3,2", K::OAS, {}, {"10-02"}, kWh, 60, 4, 4, true, "", "relay job shop"},
+      // Reductions: the dual broadcast, the exact search, the designs.
+      {"ring:8", K::REDUCE, {}, {}, kWh, 60, 2, 2, true, "", "reduce-dual(region broadcast)"},
+      {"torus:4x4", K::REDUCESCATTER, {}, {}, kWh, 60, 4, 4, true, "", "reduce-dual(gossip)"},
+      {"ring:6", K::ALLREDUCE, {}, {}, kWh, 60, 3, 3, true, "", "reduction-sat"},
+      {"ring:4", K::SCAN, {}, {}, kWh, 60, 2, 2, true, "", "hillis-steele"},
+  };
+  return cases;
+}
+
+TEST(DriverTable, PinnedWinners) {
+  for (const Pinned& c : pinned_cases()) {
+    SCOPED_TRACE(describe(c));
+    SolveRequest request;
+    request.relay_time_limit = c.relay_time_limit;
+    request.time_limit = 120.0;  // an outer cap only: every case answers in about a second
+    const SolveOutcome out = solve_problem(make_problem(c), request);
+    ASSERT_TRUE(out.schedule.has_value()) << out.reason;
+    const Schedule& s = *out.schedule;
+    EXPECT_TRUE(verify_schedule(s).empty());
+    EXPECT_EQ(s.steps, c.steps) << out.reason;
+    EXPECT_EQ(out.lower_bound, c.lower_bound) << out.reason;
+    EXPECT_EQ(out.optimal, c.optimal) << out.reason;
+    EXPECT_EQ(out.optimal_within, c.optimal_within) << out.reason;
+    ASSERT_TRUE(s.solver.has_value());
+    EXPECT_EQ(s.solver->engine, c.winner) << out.reason;
+    // The schedule carries the same claims as the outcome.
+    EXPECT_EQ(s.lower_bound, out.lower_bound);
+    EXPECT_EQ(s.optimal, out.optimal);
+  }
+}
+
+}  // namespace
+}  // namespace ccsched
