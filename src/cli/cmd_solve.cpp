@@ -238,13 +238,8 @@ void run_solve(const SolveOptions& o) {
   SolveRequest request;
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
+  // 0: the library's default (DriverParams: 45 s above 256 processors, none below).
   if (o.time_limit > 0) request.time_limit = o.time_limit;
-  // Large networks answer within a minute unless told otherwise (issue 14): the search
-  // stops in time to verify and write the best schedule found.
-  constexpr int kLargeNetwork = 256;
-  constexpr double kLargeNetworkSeconds = 45.0;
-  if (o.time_limit <= 0 && problem.topology.processor_count() > kLargeNetwork)
-    request.time_limit = kLargeNetworkSeconds;
   request.relay_time_limit = o.relay_time_limit;
   request.interrupt = &g_interrupted;
   if (o.radius > 0) request.options.radius = o.radius;

@@ -5,6 +5,7 @@
 
 #include <cadical.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -33,6 +34,15 @@ inline int solve_within(CaDiCaL::Solver& solver, const Budget& budget) {
   const int answer = solver.solve();
   solver.disconnect_terminator();
   return answer;
+}
+
+// The budget's work allowance, in conflicts, as CaDiCaL's limit on the next solve() (it
+// counts from the call): the deterministic stop (engine.hpp, Budget). Unlimited work
+// sets nothing.
+inline void limit_conflicts(CaDiCaL::Solver& solver, const Budget& budget) {
+  if (budget.work_limited())
+    solver.limit("conflicts",
+                 static_cast<int>(std::min<std::int64_t>(budget.work(), 2'000'000'000)));
 }
 
 // A generous size estimate, in bytes, of an encoding with `variables` variables and

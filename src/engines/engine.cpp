@@ -28,7 +28,9 @@ double Budget::remaining() const {
 
 Budget Budget::sub(double seconds) const {
   const Budget other(seconds, interrupt_);
-  return Budget(std::min(deadline_, other.deadline_), interrupt_);
+  Budget b(std::min(deadline_, other.deadline_), interrupt_);
+  b.work_ = work_;
+  return b;
 }
 
 const std::vector<std::string>& engine_names() {

@@ -114,14 +114,10 @@ class Occupancy {
   std::vector<Step> channel_free_, send_free_, receive_free_;  // first free step (>= 1)
 };
 
-// The budget ran out before the schedule was complete: greedy has no partial answer (a
-// schedule must deliver everything), so it stops with a clear message.
-[[noreturn]] void out_of_time(const Budget& budget) {
-  if (budget.interrupted()) throw Unsupported("interrupted", "greedy");
-  throw Unsupported("time limit reached before the greedy schedule (the upper bound every "
-                    "search starts from) was complete; raise --time-limit",
-                    "greedy");
-}
+// The budget ran out before the schedule was complete: unwinds the list scheduler to
+// try_greedy_schedule, which turns it into "no schedule" (never seen outside this file).
+struct OutOfBudget {};
+[[noreturn]] void out_of_time(const Budget&) { throw OutOfBudget{}; }
 
 std::vector<Transfer> schedule_direct(const Problem& problem, const PathSet& paths,
                                       std::mt19937_64& rng, const Budget& budget) {
@@ -325,16 +321,34 @@ std::vector<Transfer> schedule_spreading(const Problem& problem, const PathSet& 
 
 }  // namespace
 
-Schedule greedy_schedule(const Problem& problem, const PathSet& paths, std::uint64_t seed,
-                         const Budget& budget) {
+std::optional<Schedule> try_greedy_schedule(const Problem& problem, const PathSet& paths,
+                                            std::uint64_t seed, const Budget& budget,
+                                            std::string* why) {
   if (problem.model.combining)
     throw Unsupported("combining is not supported by the greedy engine yet", "--combining");
   std::mt19937_64 rng(seed);
   const bool direct = !is_broadcast(problem.collective) &&
                       problem.model.switching == Switching::wormhole;
-  auto transfers = direct ? schedule_direct(problem, paths, rng, budget)
-                          : schedule_spreading(problem, paths, rng, budget);
-  return assemble_schedule(problem, std::move(transfers), "greedy", seed);
+  try {
+    auto transfers = direct ? schedule_direct(problem, paths, rng, budget)
+                            : schedule_spreading(problem, paths, rng, budget);
+    return assemble_schedule(problem, std::move(transfers), "greedy", seed);
+  } catch (const OutOfBudget&) {
+    if (why != nullptr)
+      *why = budget.interrupted()
+                 ? "interrupted before the greedy schedule was complete"
+                 : "time limit reached before the greedy schedule (the upper bound every search "
+                   "starts from) was complete; raise --time-limit";
+    return std::nullopt;
+  }
+}
+
+Schedule greedy_schedule(const Problem& problem, const PathSet& paths, std::uint64_t seed,
+                         const Budget& budget) {
+  std::string why;
+  auto s = try_greedy_schedule(problem, paths, seed, budget, &why);
+  if (!s) throw Unsupported(why, "greedy");
+  return std::move(*s);
 }
 
 EngineResult GreedyEngine::solve(const Problem& problem, const PathSet& paths, int steps,
@@ -342,8 +356,15 @@ EngineResult GreedyEngine::solve(const Problem& problem, const PathSet& paths, i
   refuse_reductions(problem.collective, "the greedy engine", "greedy");
   const auto start = Budget::Clock::now();
   EngineResult result;
-  Schedule s = greedy_schedule(problem, paths, options_.seed, budget);
+  auto found = try_greedy_schedule(problem, paths, options_.seed, budget, &result.note);
   result.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
+  result.complete = false;
+  if (!found) {
+    result.status = SolveStatus::unknown;
+    result.budget_exhausted = true;
+    return result;
+  }
+  Schedule& s = *found;
   if (s.steps <= steps) {
     result.status = SolveStatus::feasible;
     result.schedule = std::move(s);

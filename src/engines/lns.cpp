@@ -530,8 +530,10 @@ std::optional<Schedule> squeeze(S&& squeezer, const Schedule& start, int steps,
                                 const ProgressFn& progress) {
   if (!squeezer.load(start)) return std::nullopt;
   const auto begin = Budget::Clock::now();
+  // Moves are the work unit (each a window re-solved under a fixed conflict limit), so the
+  // squeeze stops at the same move on every machine; the clock only caps it.
   while (squeezer.pending() > 0) {
-    if (budget.expired()) return std::nullopt;
+    if (budget.expired() || squeezer.moves() >= budget.work()) return std::nullopt;
     squeezer.move(budget);
     if (progress)
       progress({"lns", steps, squeezer.moves(), static_cast<std::int64_t>(squeezer.pending()),

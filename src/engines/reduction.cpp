@@ -21,6 +21,7 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
+#include "reduce_dual.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
@@ -633,6 +634,8 @@ std::optional<Schedule> dimension_wise(const Problem& p, const PathSet& paths, b
 
 // ---- duality -------------------------------------------------------------------------
 
+}  // namespace
+
 // A broadcast collective for block b sent from owners[b] to `targets` (minus the owner):
 // OAB or AAB when it is exactly one, so that the broadcast designs for those kinds apply;
 // CUSTOM otherwise. message_block[m] is the block of message m.
@@ -697,12 +700,6 @@ Tree first_deliveries(const Schedule& s, int nodes) {
   return tree;
 }
 
-struct Phase {
-  std::vector<Transfer> transfers;  // on the original network, steps 1..steps
-  int steps = 0;
-  SolveOutcome outcome;  // of the broadcast (schedule moved out)
-  std::string engine;
-};
 
 // Gather block b into owners[b] from every sender, as a broadcast on the reversed network
 // run backwards: the first delivery u->v of message b along path P in step s becomes
@@ -825,8 +822,6 @@ NodeId central_processor(const Problem& p, const PathSet& paths,
   return best;
 }
 
-}  // namespace
-
 std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths) {
   std::vector<ReductionCandidate> out;
   auto add = [&](std::optional<Schedule> s, std::string name) {
@@ -866,268 +861,6 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
   add(ring(problem, paths), "ring");
   add(hillis_steele(problem, paths), "hillis-steele");
   add(chain_scan(problem, paths), "chain-scan");
-  return out;
-}
-
-SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request) {
-  const auto start = Clock::now();
-  const Budget budget(request.time_limit, request.interrupt);
-  const Collective& c = problem.collective;
-  PathLimits limits = request.path_limits;
-  limits.stop = request.interrupt;
-  const PathSet paths(problem.topology, problem.model, limits);
-  SolveOutcome out;
-  out.bounds = lower_bounds(problem, paths);
-  out.lower_bound = out.bounds.best;
-
-  struct Entry {
-    Schedule schedule;
-    std::string design;
-  };
-  std::vector<Entry> candidates;
-  auto consider = [&](Schedule s, std::string design) {
-    const auto violations = verify_schedule(s);
-    if (!violations.empty())
-      throw std::logic_error("reduction design " + design + " produced an invalid schedule: " +
-                             violations.front().text);
-    if (s.solver) s.solver->engine = design;
-    candidates.push_back({std::move(s), std::move(design)});
-  };
-  for (auto& d : reduction_designs(problem, paths)) consider(std::move(d.schedule), d.design);
-
-  // The broadcast sub-searches share what is left of the budget; `--steps` is for the
-  // reduction, not for them.
-  SolveRequest sub = request;
-  sub.steps.reset();
-  const bool exact_dual =
-      c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::REDUCESCATTER;
-  bool dual_proven = false;
-  std::string dual_within;
-  std::string dual_reason;
-  auto best_steps = [&] {
-    int best = 1 << 30;
-    for (const auto& e : candidates) best = std::min(best, e.schedule.steps);
-    return best;
-  };
-  // owners[b]: where block b is gathered (REDUCE: the root; REDUCESCATTER: receiver b;
-  // ALLREDUCE: a central processor for one block, receivers round robin otherwise; SCAN:
-  // the last sender, for its bound only).
-  std::vector<NodeId> owners;
-  if (c.kind == CollectiveKind::REDUCE) {
-    owners.assign(c.blocks, c.receivers.front());
-  } else if (c.kind == CollectiveKind::REDUCESCATTER) {
-    owners = c.receivers;
-  } else if (c.kind == CollectiveKind::ALLREDUCE) {
-    for (int b = 0; b < c.blocks; ++b)
-      owners.push_back(c.blocks == 1 ? central_processor(problem, paths, c.receivers)
-                                     : c.receivers[b % c.receivers.size()]);
-  } else {
-    owners.assign(c.blocks, c.senders.back());
-  }
-  bool met = !candidates.empty() && best_steps() <= out.lower_bound;
-  // The exact one-block search (reduction_sat.hpp) for ALLREDUCE and SCAN on small
-  // networks, where neither duality nor composition is exact: walk down from the best
-  // schedule's steps; a schedule found is kept, an infeasible T proves T + 1 (or proves it
-  // within the encoding's restriction). It runs before the composition when a design gave
-  // a starting point (the composition is skipped when the search proves the optimum), with
-  // at most 60% of the budget so that the composition still runs when it gives up; else
-  // after the composition, with what is left.
-  int exact_within_steps = 0;
-  std::string exact_within;
-  bool exact_proved = false;
-  bool exact_pending = c.blocks == 1 &&
-                       (c.kind == CollectiveKind::ALLREDUCE || c.kind == CollectiveKind::SCAN) &&
-                       (request.engine == "auto" || request.engine == "sat") &&
-                       reduction_sat_refusal(problem, paths, 1, request.options).empty();
-  auto run_exact = [&](double share) {
-    exact_pending = false;
-    if (budget.expired() || (!candidates.empty() && best_steps() <= out.lower_bound)) return;
-    // Without a time limit (the CLI's default) the search stops after kExactSeconds:
-    // past a dozen processors and a few steps above the bound (ring:16, kautz:2,3) it may
-    // find nothing for hours.
-    constexpr double kExactSeconds = 60.0;
-    const double remaining = budget.remaining();
-    const Budget exact_budget =
-        budget.sub(remaining > 1e17 ? kExactSeconds : share * remaining);
-    ReductionSatEngine engine(request.options);
-    if (candidates.empty()) {
-      // No design applies (a scan under store-and-forward on a mesh: every design needs
-      // routes the model lacks): up from the bound, each infeasible answer raising it.
-      const int most = std::max(1, out.lower_bound) + 2 * problem.topology.processor_count();
-      for (int T = std::max(1, out.lower_bound); T <= most && !exact_budget.expired(); ++T) {
-        const EngineResult r = engine.solve(problem, paths, T, exact_budget);
-        if (r.status == SolveStatus::feasible) {
-          consider(*r.schedule, "reduction-sat");
-          return;
-        }
-        if (r.status != SolveStatus::infeasible || !r.complete) return;
-        out.lower_bound = T + 1;
-        exact_proved = true;
-      }
-      return;
-    }
-    int T = best_steps() - 1;
-    if (request.steps) T = std::min(T, *request.steps);
-    while (T >= std::max(1, out.lower_bound) && !exact_budget.expired()) {
-      const EngineResult r = engine.solve(problem, paths, T, exact_budget);
-      if (r.status == SolveStatus::feasible) {
-        const int found = r.schedule->steps;
-        consider(*r.schedule, "reduction-sat");
-        T = found - 1;
-        continue;
-      }
-      if (r.status == SolveStatus::infeasible && r.complete) {
-        if (T + 1 > out.lower_bound) {
-          exact_proved = true;
-          out.lower_bound = T + 1;
-          out.bounds.bounds.push_back(
-              {"reduction-sat", T + 1,
-               "the exact search over accumulator states proved " + std::to_string(T) +
-                   " steps infeasible",
-               "ccsched (docs/ENGINES.md, Reductions: exact search)"});
-        }
-      } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
-        exact_within = r.proof_within;
-        exact_within_steps = T + 1;
-      }
-      break;
-    }
-  };
-  if (!met && exact_pending && !candidates.empty()) {
-    run_exact(0.6);
-    met = best_steps() <= out.lower_bound;
-  }
-  // ALLREDUCE by composition is a gather into one owner (its accumulator must grow to p
-  // inputs) and then a broadcast of the sum (the holders of the sum grow the same way):
-  // under one port each phase needs at least ceil(log2 p) steps (the reduce-information
-  // bound, docs/BOUNDS.md, for the gather; the holders at most double per step for the
-  // broadcast), the composition twice that. When a design already
-  // does as well, the composition cannot win and its searches, which cost minutes and
-  // gigabytes on a torus:32x32, are skipped.
-  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks == 1 && problem.model.ports == 1 &&
-      !candidates.empty())
-    for (const LowerBound& b : out.bounds.bounds)
-      if (b.name == "reduce-information" && best_steps() <= 2 * b.value) met = true;
-  // Past 512 processors, once a design has a schedule, the composition of several blocks
-  // is skipped: its broadcasts are CUSTOM sets that no design covers, and the searches
-  // cost minutes and gigabytes. With one block both phases are one-message broadcasts on
-  // G itself (dual_network), which the region broadcast and the one-port halving answer at
-  // or near their bounds in about a second: torus:32x32 10 steps all-port and 20 under one
-  // port, where the dimension-wise design has 22 (before the dual ran on G, the renamed
-  // reversed copy sent the one-port gather to greedy: 60 s and 3.1 GB for nothing shorter).
-  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks != 1 &&
-      problem.topology.processor_count() > 512 && !candidates.empty())
-    met = true;
-  // A SCAN uses the dual gather into its last sender for the bound only. Past 256
-  // processors the broadcast search cannot prove anything above the broadcast's own bounds
-  // (its exact engines refuse such sizes), so those bounds are taken without the search:
-  // on mesh:32x32 all-port the search (greedy racing the 6-step region broadcast from a
-  // corner) cost 22 s and 1.5 GB for the same bound 5.
-  if (!met && c.kind == CollectiveKind::SCAN && problem.topology.processor_count() > 256) {
-    std::vector<int> message_block;
-    const Problem rev = dual_problem(problem, owners, message_block);
-    if (!rev.collective.messages.empty()) {
-      const PathSet rev_paths(rev.topology, rev.model, limits);
-      const BoundReport b = lower_bounds(rev, rev_paths);
-      if (b.best > out.lower_bound) {
-        const auto top = std::max_element(
-            b.bounds.begin(), b.bounds.end(),
-            [](const LowerBound& x, const LowerBound& y) { return x.value < y.value; });
-        out.lower_bound = b.best;
-        out.bounds.best = b.best;  // the report's best names it (`solve` prints "reduce-dual")
-        out.bounds.bounds.push_back(
-            {"reduce-dual", b.best,
-             "the sums gathered into their owners are a broadcast on the reversed network run "
-             "backwards: its lower bound (" + (top == b.bounds.end() ? std::string("?") : top->name) +
-                 ")",
-             "ccsched (docs/ENGINES.md, Reductions: duality)"});
-      }
-    }
-    met = true;  // the search is skipped, not the designs' answer
-  }
-  if (!met && !budget.expired()) {
-    const double share = exact_pending ? 0.5 : 1.0;  // the rest for the exact search
-    sub.time_limit = (exact_dual ? 1.0 : 0.5) * share * budget.remaining();
-    if (auto g = gather_dual(problem, owners, sub)) {
-      // Every valid schedule of this problem is also a valid gather of block b into
-      // owners[b] (its R3 names those accumulators too, R1/R2 are the same rules), and the
-      // gather is the reversed broadcast (docs/ENGINES.md): the broadcast's bound holds.
-      if (g->outcome.lower_bound > out.lower_bound) {
-        out.lower_bound = g->outcome.lower_bound;
-        out.bounds.best = std::max(out.bounds.best, out.lower_bound);
-        out.bounds.bounds.push_back(
-            {"reduce-dual", g->outcome.lower_bound,
-             "the sums gathered into their owners are a broadcast on the reversed network run "
-             "backwards: its lower bound (" + g->outcome.reason + ")",
-             "ccsched (docs/ENGINES.md, Reductions: duality)"});
-      }
-      if (exact_dual) {
-        Schedule s = assemble_schedule(problem, std::move(g->transfers), "", 0);
-        dual_proven = g->outcome.optimal;
-        dual_within = g->outcome.optimal_within;
-        dual_reason = g->outcome.reason;
-        consider(std::move(s), "reduce-dual(" + g->engine + ")");
-      } else if (c.kind == CollectiveKind::ALLREDUCE && !budget.expired()) {
-        sub.time_limit = share * budget.remaining();
-        if (auto s = spread(problem, owners, sub, g->steps)) {
-          auto transfers = std::move(g->transfers);
-          for (auto& t : s->transfers) transfers.push_back(std::move(t));
-          consider(assemble_schedule(problem, std::move(transfers), "", 0),
-                   "reduce-dual(" + g->engine + ")+broadcast(" + s->engine + ")");
-        }
-      }
-    }
-  }
-  if (exact_pending) run_exact(1.0);
-  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (candidates.empty()) {
-    out.status = SolveStatus::unknown;
-    out.reason = budget.expired() ? "time limit reached before any schedule was found"
-                                  : "no design applies and the dual search found nothing";
-    return out;
-  }
-  auto best = std::min_element(candidates.begin(), candidates.end(),
-                               [](const Entry& a, const Entry& b) {
-                                 return a.schedule.steps < b.schedule.steps;
-                               });
-  if (request.steps && best->schedule.steps > *request.steps) {
-    out.status = *request.steps < out.lower_bound ? SolveStatus::infeasible : SolveStatus::unknown;
-    out.reason = *request.steps < out.lower_bound
-                     ? std::to_string(*request.steps) + " steps is below the lower bound " +
-                           std::to_string(out.lower_bound)
-                     : "no design fits in " + std::to_string(*request.steps) + " steps";
-    return out;
-  }
-  Schedule s = std::move(best->schedule);
-  const bool is_dual = best->design.rfind("reduce-dual(", 0) == 0 && exact_dual;
-  if (s.steps <= out.lower_bound) {
-    out.optimal = true;
-    out.reason = exact_proved ? "the exact reduction search proved " +
-                                    std::to_string(out.lower_bound - 1) + " steps infeasible"
-                              : "meets the lower bound";
-  } else if (is_dual && dual_proven) {
-    // The dual broadcast is optimal under the same model on the reversed network, and the
-    // reversal maps schedules both ways with the same step count: the reduction is too.
-    out.optimal = true;
-    out.lower_bound = s.steps;
-    out.reason = "the reversed broadcast is optimal (" + dual_reason + ")";
-  } else if (!exact_within.empty() && s.steps == exact_within_steps) {
-    out.optimal_within = exact_within;
-    out.reason = "optimal within " + exact_within + " (the exact reduction search)";
-  } else if (is_dual && !dual_within.empty()) {
-    out.optimal_within = dual_within;
-    out.reason = "optimal within " + dual_within + " (the reversed broadcast: " + dual_reason + ")";
-  } else {
-    out.reason = "not proven optimal (best of " + std::to_string(candidates.size()) +
-                 " designs: " + best->design + ")";
-  }
-  out.status = SolveStatus::feasible;
-  s.lower_bound = out.lower_bound;
-  s.optimal = out.optimal;
-  if (!out.optimal_within.empty()) s.optimal_within = out.optimal_within;
-  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (s.solver) s.solver->seconds = out.seconds;
-  out.schedule = std::move(s);
   return out;
 }
 

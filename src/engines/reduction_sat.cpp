@@ -325,6 +325,7 @@ EngineResult ReductionSatEngine::solve(const Problem& problem, const PathSet& pa
   }
   State& st = *state_;
   for (Step s = steps + 1; s <= st.encoding.steps; ++s) st.solver->assume(-st.encoding.activation[s]);
+  sat::limit_conflicts(*st.solver, budget);
   const int answer = sat::solve_within(*st.solver, budget);
   const std::string within = restriction(problem, paths);
   result.complete = within.empty();

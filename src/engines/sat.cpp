@@ -314,6 +314,13 @@ class Encoder {
   std::vector<std::vector<int>> channel_users_;
 };
 
+// The radius and path-count stages of SatEngine::solve: each gets a quarter of the work
+// allowance, at least enough to settle the small encodings these stages are (most answer
+// within a few thousand conflicts), at most what about a minute took on the machines of
+// docs/BENCHMARKS.md.
+constexpr std::int64_t kStageConflictsMin = 20'000;
+constexpr std::int64_t kStageConflictsMax = 400'000;
+
 // Stops CaDiCaL when the budget runs out and reports progress twice a second.
 class Watch final : public CaDiCaL::Terminator, public CaDiCaL::Learner {
  public:
@@ -431,9 +438,12 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   for (const auto& stage : stages) {
     if (budget.expired()) break;
     if (!fits_memory(problem, paths, steps, stage)) continue;  // a smaller stage may still fit
-    const double slice = std::clamp(0.25 * budget.remaining(), 2.0, 60.0);
+    // A quarter of the work allowance per stage, within fixed bounds: conflicts, not
+    // seconds, so that the stage that answers is the same on every machine.
+    const std::int64_t slice = std::clamp<std::int64_t>(budget.work() / 4, kStageConflictsMin,
+                                                        kStageConflictsMax);
     State staged;
-    EngineResult res = run(staged, problem, paths, steps, budget.sub(slice), stage);
+    EngineResult res = run(staged, problem, paths, steps, budget.with_work(slice), stage);
     conflicts += res.conflicts;
     if (res.status == SolveStatus::feasible) {
       res.conflicts = conflicts;
@@ -507,6 +517,7 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     st.stats = {cnf.vars(), cnf.clauses()};
   }
   for (Step s = steps + 1; s <= st.encoding.steps; ++s) st.solver->assume(-st.encoding.activation[s]);
+  sat::limit_conflicts(*st.solver, budget);
   Watch watch(budget, options_.progress, steps);
   st.solver->connect_terminator(&watch);
   st.solver->connect_learner(&watch);
@@ -547,7 +558,10 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     result.status = SolveStatus::infeasible;
   } else {
     result.status = SolveStatus::unknown;
-    result.note = budget.interrupted() ? "interrupted" : "time limit reached";
+    result.budget_exhausted = true;
+    result.note = budget.interrupted()      ? "interrupted"
+                  : budget.clock_expired() ? "time limit reached"
+                                           : "conflict limit reached";
   }
   return result;
 }

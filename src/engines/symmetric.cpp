@@ -134,6 +134,7 @@ class SymmetricEncoder {
       result.budget_exhausted = true;
       return done(SolveStatus::unknown);
     }
+    sat::limit_conflicts(solver_, budget);
     const int answer = sat::solve_within(solver_, budget);
     if (answer == 20) return done(SolveStatus::infeasible);
     if (answer != 10) {
@@ -438,9 +439,10 @@ std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, cons
   if (!encodings_apply(problem)) return {};
   AutomorphismLimits limits;
   limits.limit = 5000;
-  limits.deadline = Budget::Clock::now() + std::chrono::milliseconds(
-                                               static_cast<long long>(std::min(
-                                                   2000.0, 1000.0 * budget.remaining())));
+  // The map count decides where the enumeration stops (deterministic); the deadline is
+  // the outer cap only.
+  limits.deadline = Budget::Clock::now() + std::chrono::milliseconds(static_cast<long long>(
+                                               std::min(1e9, 1000.0 * budget.remaining())));
   const auto group = find_automorphisms(problem.topology, limits);
   // Per order, the first fixed-point-free automorphism, preferring one whose cycles on
   // the processors all have the same length (every message orbit full).
@@ -491,16 +493,20 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
     if (!is_broadcast(problem.collective) && g > 1)
       attempts.push_back({&sigma, static_cast<int>(steps / g)});
   }
-  // Round robin with doubling slices (0.25 s, 0.5 s, ...): which symmetry leads to a
-  // schedule quickly is not known in advance, and a solver interrupted at the end of its
-  // slice goes on from where it stopped in the next round. The encodings share the memory
-  // limit.
+  // Round robin with doubling slices of conflicts (1,000, 2,000, ...): which symmetry leads
+  // to a schedule quickly is not known in advance, and a solver stopped at the end of its
+  // slice goes on from where it stopped in the next round. The slices count conflicts, not
+  // seconds, so the same symmetry wins on every machine (docs/ENGINES.md, "Budgets"); the
+  // budget's work allowance bounds their sum. The encodings share the memory limit.
   std::vector<std::unique_ptr<SymmetricEncoder>> encoders(attempts.size());
   std::vector<char> finished(attempts.size(), 0);
   double seconds = 0;
-  for (double slice = 0.25; !budget.expired(); slice *= 2) {
+  std::int64_t spent = 0;
+  const std::int64_t allowance = budget.work();
+  for (std::int64_t slice = 1000; !budget.expired() && spent < allowance; slice *= 2) {
     bool any = false;
-    for (std::size_t i = 0; i < attempts.size() && !budget.expired(); ++i) {
+    for (std::size_t i = 0; i < attempts.size() && !budget.expired() && spent < allowance;
+         ++i) {
       if (finished[i]) continue;
       if (!encoders[i]) {
         auto image = message_images(problem.collective, *attempts[i].sigma);
@@ -513,8 +519,10 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
                                                          attempts[i].shift, seed);
       }
       any = true;
-      result = encoders[i]->solve(budget.sub(slice),
+      const std::int64_t give = std::min(slice, allowance - spent);
+      result = encoders[i]->solve(budget.with_work(give),
                                   max_bytes / static_cast<double>(attempts.size()));
+      spent += give;
       seconds += result.seconds;
       result.seconds = seconds;
       if (result.status == SolveStatus::feasible) return result;

@@ -236,6 +236,7 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
     if (budget.expired()) return done(SolveStatus::unknown);
   }
   cnf.transfer_limits(users, sent, received, problem.model.ports);
+  sat::limit_conflicts(solver, budget);
   const int answer = sat::solve_within(solver, budget);
   if (answer == 20) return done(SolveStatus::infeasible);
   if (answer != 10) {

@@ -58,7 +58,7 @@ FaultRow evaluate(const Topology& base, const std::vector<Link>& faults,
     cr.kind = request.kinds[k];
     Problem problem{damaged, make_collective(damaged, cr), request.model};
     SolveRequest solve = request.solve;
-    solve.time_limit = std::min(solve.time_limit, sweep_budget.remaining());
+    solve.time_limit = std::min(effective_time_limit(problem, solve), sweep_budget.remaining());
     SolveOutcome out;
     try {
       out = solve_problem(problem, solve);

@@ -1,7 +1,12 @@
-// The driver: searches the step count. It takes the best lower bound and a greedy upper
-// bound, then closes the gap with the chosen engine — downward from the best schedule
-// found while it keeps finding schedules, and proving T−1 infeasible when it can — and
-// says whether the result is proven optimal and why.
+// The solve driver (docs/ENGINES.md, "The driver"; docs/ARCHITECTURE.md): one table of
+// strategies — closed-form designs, the greedy upper bound, the searches that close the
+// gap, the exact encodings, the reduction designs and duals — walked in order. Each row
+// says when it applies, what it can prove and what work it may spend; one Claims object
+// turns what the rows found into `lower_bound`, `optimal` and `optimal_within`.
+//
+//   SolveRequest request;                  // defaults: DriverParams, the seed 1
+//   SolveOutcome out = solve_problem(problem, request);
+//   if (out.schedule) use(*out.schedule);  // has passed verify_schedule
 //
 // Claims (docs/RELIABILITY.md, "What optimal and lower_bound promise"): `lower_bound` and
 // `optimal` hold under the model exactly as the schedule states it, relays through other
@@ -9,8 +14,14 @@
 // seeds' model: small encodings); a bound or a proof that holds only there is reported as
 // `direct_delivery_bound` / `optimal_within`, and a relay search (the SAT engine's
 // spreading encoding) then looks for a shorter schedule or the proof under the model.
+//
+// Determinism: every search is budgeted in work (SAT conflicts, window moves, attempts)
+// from DriverParams, so the same problem, seed and parameters give the same schedule on
+// any machine; the time limit only caps the run, and `clock_cut` says when it did.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -19,19 +30,64 @@
 
 namespace ccsched {
 
+// Every threshold, share and work allowance of the driver's strategies, in one place; each
+// is documented with its reason in docs/ENGINES.md, "Driver parameters".
+struct DriverParams {
+  // Time: the default limit when the caller gives none (0): none up to this many
+  // processors, `large_network_seconds` above, so that large networks answer within a
+  // minute.
+  int large_network_processors = 256;
+  double large_network_seconds = 45.0;
+  // Lower bounds may take at most this share of the limit (direct-delivery scatters run
+  // the bounds twice, each with half of it).
+  double bounds_share = 0.5;
+  // Safety caps, as shares of the time left when a row starts: a row that hits one is cut
+  // by the clock (SolveOutcome::clock_cut). They never bite on problems the work
+  // allowances below settle; they keep one slow row from starving the rest.
+  double design_time_share = 0.2;   // each closed-form design
+  double relay_shop_time_share = 0.4;
+  double relay_shop_alone_share = 0.8;  // the relay shop when nothing else can answer
+  double greedy_time_share = 0.3;   // greedy racing a design
+  double window_time_share = 0.3;   // the window search on a scatter
+  // Sizes.
+  std::size_t relay_shop_messages = 30000;  // from here the relay shop answers scatters alone
+  std::size_t symmetric_messages = 50000;   // past this the symmetry search is skipped
+  double near_floor = 0.05;       // a design this close to the floor stands on large problems
+  double relay_encoding_bytes = 2e9;  // cap on the relay encoding's memory
+  int composition_processors = 512;   // several-block ALLREDUCE: no composition above
+  int scan_dual_processors = 256;     // SCAN: the dual's bounds without its search above
+  // Work allowances (deterministic; docs/ENGINES.md, "Budgets").
+  std::int64_t symmetric_conflicts = 60'000;    // per step count, all symmetries together
+  std::int64_t tree_conflicts = 200'000;        // per fixed-tree encoding
+  std::int64_t probe_conflicts = 10'000;        // the SAT engine's first look at a scatter
+  std::int64_t window_moves = 4'000;            // window-search moves per step count
+  std::int64_t sat_conflicts = 4'000'000;       // the SAT engine per step count
+  std::int64_t relay_conflicts = 2'000'000;     // the relay encoding per step count
+  std::int64_t reduction_conflicts = 1'000'000; // the exact reduction search per step count
+  // Threads for the rows that may run at once (the closed-form designs); 0: every core.
+  int threads = 0;
+};
+
 struct SolveRequest {
-  std::string engine = "auto";    // auto | sat | greedy
+  std::string engine = "auto";    // auto | sat | greedy | umda | hgsa | mboa
   std::optional<int> steps;       // answer for this T alone
-  double time_limit = 1e18;       // seconds
+  // Seconds; 0: the library's default (DriverParams: none up to 256 processors, 45 s
+  // above). Only a cap: the work allowances decide where searches stop.
+  double time_limit = 0.0;
   // Wormhole scatters: seconds the relay search (driver.hpp, top) may take at most, within
   // `time_limit`; 0 skips it (the claim then stays "optimal within direct delivery").
   double relay_time_limit = 60.0;
   const std::atomic<bool>* interrupt = nullptr;
   EngineOptions options;
-  // How many paths per pair the engines may see (issue 7: the CLI truncates them on
-  // networks whose path lists would not fit in --max-memory).
+  DriverParams params;
+  // How many paths per pair the engines may see (the CLI truncates them on networks whose
+  // path lists would not fit in --max-memory; docs/RELIABILITY.md).
   PathLimits path_limits;
 };
+
+// The time limit a request runs under: its own, or the default for the problem's size
+// (1e18: none).
+double effective_time_limit(const Problem& problem, const SolveRequest& request);
 
 struct SolveOutcome {
   SolveStatus status = SolveStatus::unknown;  // feasible when a schedule was found
@@ -47,8 +103,11 @@ struct SolveOutcome {
   // Not optimal, but proven optimal inside this restriction ("direct delivery").
   std::string optimal_within;
   std::string reason;          // why optimal, or why not proven
+  // The wall clock (not the work allowances) ended some search: the same request on a
+  // less busy machine may give a different schedule.
+  bool clock_cut = false;
   double seconds = 0.0;
-  double engine_seconds = 0.0;  // time inside the engine's runs (without bounds and greedy)
+  double engine_seconds = 0.0;  // time inside the strategies' runs (without the bounds)
 };
 
 SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request);

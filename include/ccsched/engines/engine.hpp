@@ -8,10 +8,12 @@
 //   if (r.status == SolveStatus::feasible) use(*r.schedule);   // passes verify_schedule
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,10 +42,15 @@ struct ProgressInfo {
 };
 using ProgressFn = std::function<void(const ProgressInfo&)>;
 
-// Wall-clock and interrupt budget shared by the driver and the engines.
+// What a search may spend. Two limits: deterministic work (SAT conflicts, window moves,
+// rounds: each engine names its unit), which decides where a search stops on every
+// machine alike, and the wall clock with Ctrl-C, an outer cap only (docs/ENGINES.md,
+// "Budgets"). A search stopped by the clock may give another answer on a busier machine;
+// clock_expired() says that happened, and the schedule's JSON records it.
 class Budget {
  public:
   using Clock = std::chrono::steady_clock;
+  static constexpr std::int64_t kUnlimitedWork = std::numeric_limits<std::int64_t>::max();
   explicit Budget(double seconds = 1e18, const std::atomic<bool>* interrupt = nullptr)
       : deadline_(seconds >= 1e17 ? Clock::time_point::max()
                                   : Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -53,15 +60,27 @@ class Budget {
     return (interrupt_ != nullptr && interrupt_->load()) || Clock::now() >= deadline_;
   }
   bool interrupted() const { return interrupt_ != nullptr && interrupt_->load(); }
+  // The deadline has passed (not an interrupt).
+  bool clock_expired() const { return Clock::now() >= deadline_; }
   double remaining() const;
-  // A budget ending at the earlier of this one's deadline and `seconds` from now.
+  // A budget ending at the earlier of this one's deadline and `seconds` from now, with the
+  // same work allowance.
   Budget sub(double seconds) const;
+  // The same deadline with `units` of work (at most this one's).
+  Budget with_work(std::int64_t units) const {
+    Budget b = *this;
+    b.work_ = std::min(work_, std::max<std::int64_t>(0, units));
+    return b;
+  }
+  std::int64_t work() const { return work_; }
+  bool work_limited() const { return work_ != kUnlimitedWork; }
 
  private:
   Budget(Clock::time_point deadline, const std::atomic<bool>* interrupt)
       : deadline_(deadline), interrupt_(interrupt) {}
   Clock::time_point deadline_;
   const std::atomic<bool>* interrupt_;
+  std::int64_t work_ = kUnlimitedWork;
 };
 
 // Options common to all engines; engine-specific ones live in the engine's own struct.

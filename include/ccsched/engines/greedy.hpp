@@ -3,11 +3,20 @@
 // targets are informed step by step from the nearest holder with a free path.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "ccsched/engines/engine.hpp"
 
 namespace ccsched {
 
 // The greedy schedule, with however many steps it needs. Deterministic for a seed.
+// Nothing when the budget (time limit, Ctrl-C) ran out first: greedy has no partial answer,
+// a schedule must deliver everything; `why` then says which.
+std::optional<Schedule> try_greedy_schedule(const Problem& problem, const PathSet& paths,
+                                            std::uint64_t seed, const Budget& budget,
+                                            std::string* why = nullptr);
+// The same without a limit (tests, benchmarks): it always completes.
 Schedule greedy_schedule(const Problem& problem, const PathSet& paths, std::uint64_t seed,
                          const Budget& budget = Budget());
 

@@ -3,7 +3,7 @@
 // table of candidate designs — duality with broadcasts on the reversed network, the
 // composition gather + broadcast, and closed-form designs (recursive doubling, ring
 // reduce-scatter/all-gather over a Hamiltonian cycle, Hillis-Steele scan). Every candidate
-// passes verify_schedule; the best is kept and reported with its bound and what is proven.
+// passes verify_schedule in the driver's table (driver.hpp); the best is kept and reported with its bound and what is proven.
 //
 // Duality (the argument is in docs/ENGINES.md): a reduce of block b into node r on G and a
 // broadcast of message b from r on the reversed network G^R are the same problem run
@@ -27,16 +27,12 @@ Topology reversed_topology(const Topology& t);
 Topology dual_network(const Topology& t);
 
 // The closed-form candidates that apply to the problem (no search), each named, each
-// checked by the caller (tests) or by solve_reduction with verify_schedule.
+// checked by the caller (tests) or by the driver with verify_schedule.
 struct ReductionCandidate {
   std::string design;  // "recursive-doubling", "ring", "hillis-steele", ...
   Schedule schedule;
 };
 std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths);
 
-// The driver's entry for reductions (solve_problem calls it when is_reduction). The
-// outcome's claims follow driver.hpp: `lower_bound` holds for every valid schedule,
-// `optimal` only with a proof under the model as written.
-SolveOutcome solve_reduction(const Problem& problem, const SolveRequest& request);
 
 }  // namespace ccsched

@@ -1,0 +1,217 @@
+// The rows for reductions (rows.hpp): the closed-form designs (engines/reduction.hpp), the
+// exact one-block search (engines/reduction_sat.hpp), the dual broadcast and the ALLREDUCE
+// composition (reduce_dual.hpp), and the SCAN's dual bound on large networks. Why each
+// applies where it does: docs/ENGINES.md, "Reductions".
+#include <algorithm>
+
+#include "../reduce_dual.hpp"
+#include "ccsched/engines/reduction.hpp"
+#include "ccsched/engines/reduction_sat.hpp"
+#include "rows.hpp"
+
+namespace ccsched::driver {
+namespace {
+
+bool reduction(const Search& s) { return is_reduction(s.problem.collective); }
+
+// The exact search decides one block of ALLREDUCE and SCAN on small networks, where
+// neither duality nor composition is exact.
+bool exact_applies(const Search& s) {
+  const Collective& c = s.problem.collective;
+  return reduction(s) && !s.exact_ran && c.blocks == 1 &&
+         (c.kind == CollectiveKind::ALLREDUCE || c.kind == CollectiveKind::SCAN) &&
+         s.engine == "sat" && reduction_sat_refusal(s.problem, s.paths, 1, s.request.options).empty();
+}
+
+LowerBound dual_bound(int value, const std::string& from) {
+  return {"reduce-dual", value,
+          "the sums gathered into their owners are a broadcast on the reversed network run "
+          "backwards: its lower bound (" + from + ")",
+          "ccsched (docs/ENGINES.md, Reductions: duality)"};
+}
+
+// owners[b]: where block b is gathered (REDUCE: the root; REDUCESCATTER: receiver b;
+// ALLREDUCE: a central processor for one block, receivers round robin otherwise; SCAN:
+// the last sender, for its bound only).
+std::vector<NodeId> owners_of(const Search& s) {
+  const Collective& c = s.problem.collective;
+  std::vector<NodeId> owners;
+  if (c.kind == CollectiveKind::REDUCE) {
+    owners.assign(c.blocks, c.receivers.front());
+  } else if (c.kind == CollectiveKind::REDUCESCATTER) {
+    owners = c.receivers;
+  } else if (c.kind == CollectiveKind::ALLREDUCE) {
+    for (int b = 0; b < c.blocks; ++b)
+      owners.push_back(c.blocks == 1 ? central_processor(s.problem, s.paths, c.receivers)
+                                     : c.receivers[b % c.receivers.size()]);
+  } else {
+    owners.assign(c.blocks, c.senders.back());
+  }
+  return owners;
+}
+
+}  // namespace
+
+bool reduce_designs_apply(const Search& s) { return reduction(s); }
+Attempt reduce_designs_row(Search& s, const Budget&, int) {
+  s.owners = owners_of(s);
+  Attempt a;
+  for (auto& d : reduction_designs(s.problem, s.paths))
+    a.schedules.push_back({std::move(d.schedule), d.design});
+  return a;
+}
+
+// Before the dual when a design gave a starting point (the dual is then skipped if the
+// search proves the optimum); after it, from the bound upwards, when no design applies.
+bool exact_reduction_first_applies(const Search& s) {
+  return exact_applies(s) && s.claims.best() && !s.claims.optimal();
+}
+bool exact_reduction_last_applies(const Search& s) {
+  return exact_applies(s) && !s.claims.optimal();
+}
+// Walks down from the best schedule's steps: a schedule found is kept, an infeasible T
+// proves T + 1 (or proves it within the encoding's restriction). With no schedule yet it
+// walks up from the bound, each infeasible answer raising it.
+Attempt exact_reduction_row(Search& s, const Budget& budget, int) {
+  s.exact_ran = true;
+  ReductionSatEngine engine(s.request.options);
+  Attempt a;
+  const int floor = std::max(1, s.claims.lower_bound());
+  auto proved = [&](int T) {
+    a.infeasible = T;
+    a.proof = "the exact reduction search proved " + std::to_string(T) + " step" +
+              (T == 1 ? "" : "s") + " infeasible";
+    a.bounds.push_back({"reduction-sat", T + 1,
+                        "the exact search over accumulator states proved " + std::to_string(T) +
+                            " steps infeasible",
+                        "ccsched (docs/ENGINES.md, Reductions: exact search)"});
+  };
+  if (!s.claims.best()) {
+    const int most = floor + 2 * s.problem.topology.processor_count();
+    for (int T = floor; T <= most && !budget.expired(); ++T) {
+      EngineResult r = engine.solve(s.problem, s.paths, T, budget);
+      a.seconds += r.seconds;
+      if (r.status == SolveStatus::feasible) {
+        a.schedules.push_back({std::move(*r.schedule), "reduction-sat"});
+        return a;
+      }
+      if (r.status != SolveStatus::infeasible || !r.complete) return a;
+      proved(T);
+    }
+    return a;
+  }
+  int T = s.claims.best_steps() - 1;
+  if (s.request.steps) T = std::min(T, *s.request.steps);
+  while (T >= floor && !budget.expired()) {
+    EngineResult r = engine.solve(s.problem, s.paths, T, budget);
+    a.seconds += r.seconds;
+    if (r.status == SolveStatus::feasible) {
+      const int found = r.schedule->steps;
+      a.schedules.push_back({std::move(*r.schedule), "reduction-sat"});
+      T = found - 1;
+      continue;
+    }
+    if (r.status == SolveStatus::infeasible && r.complete) {
+      proved(T);
+    } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
+      a.infeasible = T;
+      a.within = r.proof_within;
+      a.proof = std::to_string(T) + " steps proven infeasible with " + r.proof_within +
+                " (the exact reduction search)";
+    }
+    break;
+  }
+  return a;
+}
+
+// A SCAN uses the dual gather into its last sender for the bound only. Past
+// scan_dual_processors the broadcast search cannot prove anything above the broadcast's
+// own bounds (its exact engines refuse such sizes), so those bounds are taken without it.
+bool scan_dual_bound_applies(const Search& s) {
+  return reduction(s) && s.problem.collective.kind == CollectiveKind::SCAN &&
+         !s.claims.optimal() &&
+         s.problem.topology.processor_count() > s.params.scan_dual_processors;
+}
+Attempt scan_dual_bound_row(Search& s, const Budget&, int) {
+  Attempt a;
+  std::vector<int> message_block;
+  const Problem rev = dual_problem(s.problem, s.owners, message_block);
+  if (rev.collective.messages.empty()) return a;
+  PathLimits limits = s.request.path_limits;
+  limits.stop = s.request.interrupt;
+  const PathSet rev_paths(rev.topology, rev.model, limits);
+  const BoundReport b = lower_bounds(rev, rev_paths);
+  const auto top = std::max_element(
+      b.bounds.begin(), b.bounds.end(),
+      [](const LowerBound& x, const LowerBound& y) { return x.value < y.value; });
+  if (b.best > s.claims.lower_bound())
+    a.bounds.push_back(dual_bound(b.best, top == b.bounds.end() ? "?" : top->name));
+  return a;
+}
+
+// The dual broadcast (REDUCE, REDUCESCATTER: exact, its claims carry over), the ALLREDUCE
+// composition (gather, then a broadcast of the sums) and the SCAN's dual bound. Skipped
+// where it cannot win: an ALLREDUCE under one port whose design is already within twice
+// the reduce-information bound (each phase of the composition needs that bound), an
+// ALLREDUCE of several blocks past composition_processors (its broadcasts are CUSTOM sets
+// no design covers), and a large SCAN (above).
+bool reduce_dual_applies(const Search& s) {
+  if (!reduction(s) || s.claims.optimal()) return false;
+  const Collective& c = s.problem.collective;
+  const bool designs = s.claims.best() != nullptr;
+  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks == 1 && s.problem.model.ports == 1 &&
+      designs)
+    for (const LowerBound& b : s.claims.bounds().bounds)
+      if (b.name == "reduce-information" && s.claims.best_steps() <= 2 * b.value) return false;
+  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks != 1 && designs &&
+      s.problem.topology.processor_count() > s.params.composition_processors)
+    return false;
+  return !(c.kind == CollectiveKind::SCAN &&
+           s.problem.topology.processor_count() > s.params.scan_dual_processors);
+}
+Attempt reduce_dual_row(Search& s, const Budget& budget, int) {
+  const Collective& c = s.problem.collective;
+  const bool exact_dual =
+      c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::REDUCESCATTER;
+  // The broadcast sub-searches share what is left; `--steps` is for the reduction, not
+  // for them. Half of it stays for the exact search when it is still to run.
+  SolveRequest sub = s.request;
+  sub.steps.reset();
+  const double share = exact_applies(s) ? 0.5 : 1.0;
+  auto seconds = [&](double part) {
+    const double left = budget.remaining();
+    return left > 1e17 ? 1e18 : std::max(1e-3, part * share * left);
+  };
+  sub.time_limit = seconds(exact_dual ? 1.0 : 0.5);
+  Attempt a;
+  auto g = gather_dual(s.problem, s.owners, sub);
+  if (!g) return a;
+  a.clock_cut = g->outcome.clock_cut;
+  // Every valid schedule of this problem is also a valid gather of block b into owners[b]
+  // (its R3 names those accumulators too, R1/R2 are the same rules), and the gather is the
+  // reversed broadcast: the broadcast's bound holds.
+  if (g->outcome.lower_bound > s.claims.lower_bound())
+    a.bounds.push_back(dual_bound(g->outcome.lower_bound, g->outcome.reason));
+  if (exact_dual) {
+    Candidate d{assemble_schedule(s.problem, std::move(g->transfers), "", 0),
+                "reduce-dual(" + g->engine + ")"};
+    // The dual broadcast is optimal under the same model on the reversed network, and the
+    // reversal maps schedules both ways with the same step count: the reduction is too.
+    d.optimal = g->outcome.optimal;
+    d.optimal_within = g->outcome.optimal_within;
+    d.proof = d.optimal ? "the reversed broadcast is optimal (" + g->outcome.reason + ")"
+                        : "the reversed broadcast: " + g->outcome.reason;
+    a.schedules.push_back(std::move(d));
+  } else if (c.kind == CollectiveKind::ALLREDUCE && !budget.expired()) {
+    sub.time_limit = seconds(1.0);
+    if (auto sp = spread(s.problem, s.owners, sub, g->steps)) {
+      auto transfers = std::move(g->transfers);
+      for (auto& t : sp->transfers) transfers.push_back(std::move(t));
+      a.schedules.push_back({assemble_schedule(s.problem, std::move(transfers), "", 0),
+                             "reduce-dual(" + g->engine + ")+broadcast(" + sp->engine + ")"});
+    }
+  }
+  return a;
+}
+
+}  // namespace ccsched::driver
