@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tries every command on networks well past the seeds' sizes (issue 7): hypercube:10
+# Tries every command on networks well past the seeds' sizes (docs/RELIABILITY.md): hypercube:10
 # (1024 nodes), torus:32x32 (1024 nodes), kautz:3,5 (324 nodes). Each run gets a 10 s
 # --time-limit where the command has one, a 90 s SIGINT watchdog and a 10 GB address-space
 # cap, and is measured with /usr/bin/time -v. Prints one Markdown table row per run.

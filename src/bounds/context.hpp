@@ -12,7 +12,7 @@
 // So does a scatter message in general: FORMATS.md lets a processor that received it pass
 // it on (rule 5), and under store-and-forward it must be relayed hop by hop. Only with
 // BoundOptions::direct_scatter (the seeds' model: "a private message from the origin
-// straight to each target", DESIGN.md) does a wormhole scatter message travel in the
+// straight to each target", docs/FORMATS.md) does a wormhole scatter message travel in the
 // transfer graph, as one transfer.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The `ccsched` command: registers the subcommands and turns every input error into one
-// line on stderr with exit status 2 (DESIGN.md, "Errors").
+// line on stderr with exit status 2 (docs/ARCHITECTURE.md, "Budgets"; docs/RELIABILITY.md).
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>

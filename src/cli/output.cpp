@@ -127,7 +127,7 @@ void write_all(int fd, std::string_view content, const std::string& path) {
 using Emit = std::function<void(int fd, const std::string& path)>;
 
 // An ostream buffer over a descriptor: 1 MiB chunks through write_all, so a streamed
-// document never exists whole in memory (issue 14: a million-transfer schedule).
+// document never exists whole in memory (docs/BENCHMARKS.md, "Scale": a million-transfer schedule).
 class FdBuffer : public std::streambuf {
  public:
   FdBuffer(int fd, const std::string& path) : fd_(fd), path_(path), buffer_(1 << 20) {

@@ -104,7 +104,7 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
       }
     // Under minimal wormhole routing the automatic and greedy engines find paths lazily
     // (PathSet::first_free_path) and the SAT engine estimates each encoding before
-    // building it, so a network too large for any path list is still answered (issue 14:
+    // building it, so a network too large for any path list is still answered (docs/BENCHMARKS.md, "Scale":
     // torus:64x64 OAB); the other engines list paths and are refused here.
     const bool lazy = problem.model.switching == Switching::wormhole &&
                       problem.model.routing == Routing::minimal &&

@@ -1,4 +1,4 @@
-// --max-memory (issue 7, "Resource limits"), shared by the commands that build a search:
+// --max-memory (docs/RELIABILITY.md, "Resource limits"), shared by the commands that build a search:
 // `solve` and `faults`. Before anything large is allocated, the plan estimates the path
 // lists, the SAT encoding or the evolutionary population from the problem's sizes
 // (engines/resources.hpp), truncates the per-pair path lists when all of them would not

@@ -47,7 +47,7 @@ inline void limit_conflicts(CaDiCaL::Solver& solver, const Budget& budget) {
 
 // A generous size estimate, in bytes, of an encoding with `variables` variables and
 // `occurrences` literal occurrences in cardinality lists (each costs a counter variable
-// and a few clauses in CaDiCaL), for refusing before building (issue 7, --max-memory).
+// and a few clauses in CaDiCaL), for refusing before building (docs/RELIABILITY.md, --max-memory).
 inline double encoding_bytes(double variables, double occurrences) {
   return 80 * occurrences + 150 * (variables + occurrences);
 }

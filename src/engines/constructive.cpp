@@ -128,7 +128,7 @@ struct Delivery {
 // when there is none (or when the conflict limit is reached first).
 // Under minimal wormhole routing a first-fit pass over lazily found paths comes first: it
 // routes XOR and shift rounds on fat trees and multistage networks at once, and needs no
-// path lists (issue 14: fattree:1024 AAS); CaDiCaL decides what it leaves, on networks
+// path lists (docs/BENCHMARKS.md, "Scale": fattree:1024 AAS); CaDiCaL decides what it leaves, on networks
 // small enough to list paths.
 constexpr int kSatRoutingProcessors = 256;
 
@@ -327,7 +327,7 @@ std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths
 // subtree; the down channel into level l of the destination's subtree is named by that
 // subtree's bits and by the sources' bits 0..l, which XOR with c maps one to one onto the
 // destinations' bits 0..l. So N-1 steps, the reception bound, with no routing search
-// (issue 14: fattree:1024 AAS, where searching the routes took minutes).
+// (docs/BENCHMARKS.md, "Scale": fattree:1024 AAS, where searching the routes took minutes).
 std::optional<Schedule> fattree_xor_rounds(const Problem& problem) {
   const auto& t = problem.topology;
   const auto& c = problem.collective;

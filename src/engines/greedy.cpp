@@ -1,10 +1,10 @@
 // The greedy engine: list scheduling into the first step where a path is free
-// (DESIGN.md). It gives the driver a fast upper bound and every other engine a fallback
+// (docs/ENGINES.md). It gives the driver a fast upper bound and every other engine a fallback
 // for inputs too large to encode. Wormhole scatter messages go straight from origin to
 // target; broadcasts (and every message under store-and-forward) spread step by step
 // from the holders, so the holding rule (FORMATS.md rule 5) holds by construction.
 // Under minimal wormhole routing it never lists a pair's paths: PathSet::first_free_path
-// finds the path the first-fit scan of the list would take (issue 7: hypercube:10 AAS has
+// finds the path the first-fit scan of the list would take (docs/RELIABILITY.md: hypercube:10 AAS has
 // a million pairs with up to 10! paths each).
 #include "ccsched/engines/greedy.hpp"
 
@@ -23,7 +23,7 @@ namespace {
 // per channel and per port, the first step where it is still free: occupation only
 // grows, so these only move forward, and no path can fit before the latest of them on
 // its route. The direct scheduler starts its step scan there instead of at step 1 (the
-// same first fit, found without rescanning the full steps; issue 7, hypercube:10 AAS).
+// same first fit, found without rescanning the full steps; docs/RELIABILITY.md, hypercube:10 AAS).
 class Occupancy {
  public:
   Occupancy(const Topology& t, int ports)
@@ -138,7 +138,7 @@ std::vector<Transfer> schedule_direct(const Problem& problem, const PathSet& pat
     if (++done % 64 == 0 && budget.expired()) out_of_time(budget);
     const NodeId from = messages[m].origin, to = messages[m].targets[0];
     if (paths.searches_lazily()) {
-      // The same first fit as the scan below, without listing the pair's paths (issue 7:
+      // The same first fit as the scan below, without listing the pair's paths (docs/RELIABILITY.md:
       // hypercube:10 AAS has a million pairs).
       if (paths.path_count(from, to) == 0.0)
         throw InvalidInput("no allowed path from " + std::to_string(from) + " to " +
@@ -221,7 +221,7 @@ std::vector<Transfer> schedule_spreading(const Problem& problem, const PathSet& 
     for (const NodeId target : m.targets) pending.push_back({m.id, target, kUnreachable});
   }
   std::shuffle(pending.begin(), pending.end(), rng);
-  // Holders of each message already folded into Pending::nearest (issue 7: recomputing
+  // Holders of each message already folded into Pending::nearest (docs/RELIABILITY.md: recomputing
   // the minimum over every holder each step was quadratic on hypercube:10 AAB).
   std::vector<std::size_t> counted(messages.size(), 0);
   std::vector<Transfer> transfers;
@@ -251,7 +251,7 @@ std::vector<Transfer> schedule_spreading(const Problem& problem, const PathSet& 
         throw InvalidInput("processor " + std::to_string(target) + " cannot be reached", "routing");
       // Holders in order of distance to the target (ties in the order they became
       // holders): the nearest free one sends. Taken level by level from the nearest
-      // distance rather than by sorting every holder list (issue 7); unreachable holders
+      // distance rather than by sorting every holder list (docs/RELIABILITY.md); unreachable holders
       // can never send. A wormhole transfer needs the target's receive port and one of
       // its in-channels: without them no holder can send, so none is tried.
       bool sent = false;

@@ -1,4 +1,4 @@
-// Resource estimates from the problem's sizes (issue 7, "Resource limits"). The counts
+// Resource estimates from the problem's sizes (docs/RELIABILITY.md, "Resource limits"). The counts
 // mirror the encoders: src/engines/sat.cpp (direct and spreading encodings, with the
 // sequential-counter at-most-one / at-most-k of cnf.hpp charged at their largest size) and
 // src/engines/evolution/instance.hpp (genes, candidate senders, interned routes). The
@@ -258,7 +258,7 @@ ResourceEstimate estimate_population(const Problem& problem, const PathCensus& c
   // begin offsets and per hop a channel and a node (4 bytes each), plus the first node;
   // the route index while it is built, about 48 bytes per pair. Population and children:
   // 2·population individuals of 2 or 3 ints per gene; the workspace's channel occupancy
-  // per step. (Until issue 7's large-network runs the flat copy was charged 16 bytes per
+  // per step. (Until the large-network runs (docs/RELIABILITY.md) the flat copy was charged 16 bytes per
   // path; hypercube:10 OAB needed about 3.5 times that.)
   const double gene_ints = broadcast ? 3.0 : 2.0;
   e.genes = genes;

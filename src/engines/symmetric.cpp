@@ -151,7 +151,7 @@ class SymmetricEncoder {
   }
 
  private:
-  // What the encoding would take (issue 7: refuse before building): its variables and
+  // What the encoding would take (docs/RELIABILITY.md: refuse before building): its variables and
   // the literal occurrences in its channel, port and reception lists.
   double estimated_bytes() const {
     const double T = steps_;

@@ -147,7 +147,7 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
   for (std::size_t j = 0; j < J; ++j)
     if (depth[j] + height[j] > steps) return done(SolveStatus::infeasible);
   if (max_bytes > 0) {
-    // Refuse before building (issue 7): per edge and step of its window two order
+    // Refuse before building (docs/RELIABILITY.md): per edge and step of its window two order
     // variables, one per allowed path, and a literal in each of its channels' and ports'
     // lists, each costing a counter variable and a few clauses.
     double occurrences = 0, variables = 0;

@@ -394,6 +394,10 @@ class Reader {
       if (!it->is_number()) fail("solver.seconds", "expected a number, got " + describe(*it));
       info.seconds = it->get<double>();
     }
+    if (const auto it = v.find("clock_cut"); it != v.end()) {
+      if (!it->is_boolean()) fail("solver.clock_cut", "expected true or false, got " + describe(*it));
+      info.clock_cut = it->get<bool>();
+    }
     return info;
   }
 
@@ -823,6 +827,7 @@ void write_schedule_json(const Schedule& s, std::ostream& os) {
     solver["engine"] = s.solver->engine;
     solver["seed"] = s.solver->seed;
     solver["seconds"] = s.solver->seconds;
+    if (s.solver->clock_cut) solver["clock_cut"] = true;
     tail["solver"] = std::move(solver);
   }
 

@@ -1,4 +1,4 @@
-// Hardening end to end (issue 7): --max-memory parsing and refusals, the time limit over
+// Hardening end to end (docs/RELIABILITY.md): --max-memory parsing and refusals, the time limit over
 // the whole solve (bounds and greedy phases included; an evolutionary engine on
 // hypercube:10), Ctrl-C on `solve` and `faults` with a real SIGINT (the best schedule so
 // far is still written, atomically), through the built binary.
@@ -130,7 +130,7 @@ TEST_F(Reliability, TimeLimitCoversTheWholeSolve) {
 TEST_F(Reliability, EvolutionaryEnginesStopOnALargeNetwork) {
   // hypercube:10 OAB: building UMDA's instance (every processor a candidate sender of
   // every target, the paths of a million pairs) took 75-85 s and 1.6 GB on a 10 s limit
-  // before issue 7's fix; it now stops with the budget and reports the greedy bound.
+  // before the resource limits (docs/RELIABILITY.md); it now stops with the budget and reports the greedy bound.
   const double limit = 4.0 * kSlow;
   const CliRun r = run({"solve", "hypercube:10", "--cc", "OAB", "--engine", "umda",
                         "--time-limit", std::to_string(limit), "--quiet"});

@@ -1,4 +1,4 @@
-// The broadcast-oriented additions of issue 4's third round: the rounds design (direct
+// The broadcast-oriented designs: the rounds design (direct
 // all-to-all rounds, one per step under one port), the ring all-gather, the fixed-tree
 // encoding (tree_sat), and the implied "nothing idle" clauses of the spreading encoding
 // at a step count where a counting bound is met with equality. Every schedule is checked

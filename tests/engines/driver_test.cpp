@@ -6,7 +6,10 @@
 // and honours its claims.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <optional>
+#include <thread>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -112,6 +115,46 @@ TEST(DriverTable, PinnedWinners) {
     // The schedule carries the same claims as the outcome.
     EXPECT_EQ(s.lower_bound, out.lower_bound);
     EXPECT_EQ(s.optimal, out.optimal);
+  }
+}
+
+// The same problem solved twice, the second time with every core kept busy: the same
+// transfers, since every search stops on its work allowance, not on the clock
+// (docs/ARCHITECTURE.md, "Budgets"). The problems go through the searches (symmetric
+// encodings, the SAT descent, the window search), not only through designs.
+TEST(Determinism, BusyMachineSameSchedule) {
+  using Key = std::tuple<Step, std::vector<NodeId>, std::vector<MessageId>>;
+  auto transfers = [](const Schedule& s) {
+    std::vector<Key> keys;
+    for (const Transfer& t : s.transfers) keys.emplace_back(t.step, t.path, t.messages);
+    return keys;
+  };
+  const std::vector<Pinned> problems = {
+      {"ring:7", K::AAS, 1, {}, kWh, 60, 0, 0, false, "", ""},
+      {"btree:8", K::AAS, {}, {}, kWh, 60, 0, 0, false, "", ""},
+      {"kautz:3,2", K::AAS, 1, {}, kWh, 60, 0, 0, false, "", ""},
+  };
+  for (const Pinned& c : problems) {
+    SCOPED_TRACE(describe(c));
+    const Problem p = make_problem(c);
+    SolveRequest request;
+    request.time_limit = 600.0;  // a cap far above the work the problems take
+    const SolveOutcome quiet = solve_problem(p, request);
+    std::atomic<bool> stop{false};
+    std::vector<std::jthread> load;
+    for (unsigned i = 0; i < std::max(2u, std::thread::hardware_concurrency()); ++i)
+      load.emplace_back([&stop] {
+        volatile std::uint64_t x = 0;
+        while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+      });
+    const SolveOutcome busy = solve_problem(p, request);
+    stop = true;
+    ASSERT_TRUE(quiet.schedule && busy.schedule);
+    EXPECT_FALSE(quiet.clock_cut);
+    EXPECT_FALSE(busy.clock_cut);
+    EXPECT_EQ(quiet.schedule->solver->engine, busy.schedule->solver->engine);
+    EXPECT_EQ(transfers(*quiet.schedule), transfers(*busy.schedule));
+    EXPECT_EQ(quiet.optimal, busy.optimal);
   }
 }
 

@@ -1,4 +1,4 @@
-// Time and memory limits on large networks (issue 7, "Resource limits"):
+// Time and memory limits on large networks (docs/RELIABILITY.md, "Resource limits"):
 // - the greedy engine's lazy first-fit (no path lists) gives exactly the schedule of the
 //   list scan it replaced, and schedules hypercube:8 AAS (65 280 messages) in seconds
 //   (the list scan took about 13 s and 1.3 GB in the whole solve);
@@ -36,7 +36,7 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The greedy direct scheduler as it was before issue 7 (src/engines/greedy.cpp): longest
+// The greedy direct scheduler as it was before the resource limits (docs/RELIABILITY.md) (src/engines/greedy.cpp): longest
 // messages first (ties in shuffled order), each into the first step, from step 1, where
 // one of its listed paths fits, the first such path.
 std::vector<std::pair<Step, std::vector<NodeId>>> reference_direct(const Problem& problem,

@@ -155,7 +155,7 @@ TEST(ReductionDesigns, RingOnMeshesFollowsAHamiltonianCycle) {
 
 // The dual broadcast runs on G itself when G^R is G, so that designs recognising G by its
 // name apply: one-port REDUCE on a torus or mesh is the 10-step halving broadcast on
-// torus:32x32 (issue 14), log2 p here. A directed network keeps the reversed copy.
+// torus:32x32 (docs/BENCHMARKS.md, "Scale"), log2 p here. A directed network keeps the reversed copy.
 TEST(ReductionDriver, OnePortReduceOnGridsIsTheHalvingDual) {
   for (const std::string net : {"torus:8x8", "mesh:8x8", "mesh:4x8"}) {
     Problem p = make_reduction_problem(net, CollectiveKind::REDUCE, 1);

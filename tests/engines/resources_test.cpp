@@ -1,4 +1,4 @@
-// Resource estimates and limits (issue 7): the path census counts exactly the paths
+// Resource estimates and limits (docs/RELIABILITY.md): the path census counts exactly the paths
 // PathSet enumerates (minimal routing) or bounds them (non-minimal); the SAT estimate is
 // never below the exact size of the encoding and not far above it; truncated path lists
 // keep exactly the cap; the SAT engine refuses an encoding over its memory limit with a

@@ -1,4 +1,4 @@
-// PathSet (issue 7, large networks): first_free_path() finds exactly the path a first-fit
+// PathSet (docs/RELIABILITY.md, large networks): first_free_path() finds exactly the path a first-fit
 // scan of paths() would take (same order, same per-pair limit, same refusal), path_count()
 // equals the list's length, list() equals paths(), and enumeration stops at the deadline or
 // on the stop flag with the paths found so far.

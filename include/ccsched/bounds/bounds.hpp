@@ -43,7 +43,7 @@ struct BoundOptions {
   bool direct_scatter = false;
   long long bisection_node_budget = 200'000;  // exact B_C search (topology invariants)
   std::uint64_t seed = 1;                       // the cut search's random starts
-  // Wall-clock seconds for the whole computation (issue 7: --time-limit covers the bounds
+  // Wall-clock seconds for the whole computation (docs/RELIABILITY.md: --time-limit covers the bounds
   // phase). Past it the remaining, searching families are skipped: every bound reported is
   // still valid, the best may be weaker (BoundReport::complete says so).
   double time_limit = 1e18;

@@ -1,4 +1,4 @@
-// The island model across processes (DESIGN.md `dist`, issue "evolutionary engines"):
+// The island model across processes (docs/EVOLUTIONARY.md):
 // under `mpirun -np N`, every rank runs its own UMDA or HGSA population and every
 // `interval` generations (epochs) the ranks meet — each sends its best individuals to
 // the next rank on a ring and takes the previous rank's in place of its worst. The first

@@ -1,4 +1,4 @@
-// The greedy engine: list scheduling, a fast constructive upper bound (DESIGN.md). Each
+// The greedy engine: list scheduling, a fast constructive upper bound (docs/ENGINES.md). Each
 // scatter message goes into the first step where one of its paths is free; broadcast
 // targets are informed step by step from the nearest holder with a free path.
 #pragma once

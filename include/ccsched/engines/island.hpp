@@ -1,5 +1,5 @@
 // The hook through which an evolutionary engine (umda, hgsa) takes part in an island
-// model (DESIGN.md `dist`). The engines know nothing of MPI: every `interval()`
+// model (docs/ARCHITECTURE.md, `dist`; docs/EVOLUTIONARY.md). The engines know nothing of MPI: every `interval()`
 // generations (UMDA) or epochs (HGSA) they call `meet` with a view of their population,
 // and the link — implemented over MPI in the `dist` module — decides what migrates and
 // whether everyone stops. Meetings are collective and happen at the same generation on

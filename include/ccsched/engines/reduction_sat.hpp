@@ -1,4 +1,4 @@
-// The exact search for one-block reductions (issue 13 item 3, docs/ENGINES.md
+// The exact search for one-block reductions (docs/ENGINES.md
 // "Reductions: exact search"): "does this REDUCE, ALLREDUCE, REDUCESCATTER or SCAN with one
 // block fit in T steps?" as CNF for CaDiCaL, over the accumulator model of FORMATS.md
 // "Reductions" itself, so that UNSAT proves an optimum where composition (gather, then

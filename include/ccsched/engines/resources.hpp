@@ -1,4 +1,4 @@
-// Resource estimates (issue 7, "Resource limits"): how many paths, variables, clauses and
+// Resource estimates (docs/RELIABILITY.md, "Resource limits"): how many paths, variables, clauses and
 // bytes a search would need, computed from the problem's sizes alone — path counts by
 // dynamic programming on the shortest-path DAG, never by enumerating the paths — so that
 // ccsched can refuse a run that would exhaust the machine's memory before it allocates it.

@@ -1,4 +1,4 @@
-// Region broadcast: a one-to-all broadcast built step by step for large networks (issue 14),
+// Region broadcast: a one-to-all broadcast built step by step for large networks (docs/BENCHMARKS.md, "Scale"),
 // where the spreading SAT encoding and the window search cost gigabytes. Each step every
 // holder owns the uninformed targets nearer to it than to any other holder (its region) and
 // sends to up to k of them, chosen so that the region splits into k + 1 cells of nearly

@@ -25,11 +25,11 @@ struct Path {
 
 struct PathLimits {
   std::size_t max_paths_per_pair = 100000;  // refuse (Unsupported) beyond this
-  // Instead of refusing, keep the first `max_paths_per_pair` paths of a pair (issue 7,
+  // Instead of refusing, keep the first `max_paths_per_pair` paths of a pair (docs/RELIABILITY.md,
   // large networks). Engines that prove nothing (greedy, evolutionary) lose only choice;
   // an exact engine's "infeasible" is then no proof (see truncated()).
   bool truncate = false;
-  // Stop enumerating a pair's list at this time or when `*stop` becomes true (issue 7:
+  // Stop enumerating a pair's list at this time or when `*stop` becomes true (docs/RELIABILITY.md:
   // --time-limit and Ctrl-C). A list cut short keeps the paths found so far (at least
   // one when the pair has any) and counts as truncated(): callers keep working with
   // fewer choices and notice the time limit through their own budget.
@@ -55,7 +55,7 @@ class PathSet {
   std::vector<Path> list(NodeId from, NodeId to) const;
   int distance(NodeId from, NodeId to) const;  // shortest hop count (kUnreachable if none)
 
-  // Without listing anything (issue 7, large networks): minimal wormhole routing only
+  // Without listing anything (docs/RELIABILITY.md, large networks): minimal wormhole routing only
   // (searches_lazily()). The number of allowed paths from `from` to `to` before any limit
   // (a double: it overflows 64 bits on large tori), and the first path of paths(from, to)
   // -- same order, same limit -- whose channels are all free (used[c] == 0), or nullopt

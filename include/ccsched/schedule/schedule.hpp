@@ -51,6 +51,9 @@ struct SolverInfo {
   std::string engine;
   std::uint64_t seed = 0;
   double seconds = 0.0;
+  // The wall clock (not the work allowances) ended some search: the same request on a
+  // less busy machine may give another schedule (docs/ARCHITECTURE.md, "Budgets").
+  bool clock_cut = false;
 };
 
 struct Schedule {

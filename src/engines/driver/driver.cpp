@@ -117,6 +117,15 @@ void walk(Search& s, Claims& claims) {
     }
     i = end;
   }
+  // Stopped by the clock or Ctrl-C before the table was done: say so, unless the row that
+  // stopped already did.
+  const std::string& note = claims.current_note();
+  if (!claims.optimal() && s.budget.expired() &&
+      note.find(s.budget.interrupted() ? "interrupted" : "time limit") == std::string::npos) {
+    claims.note(s.budget.interrupted() ? "interrupted; not proven optimal"
+                                       : "time limit reached; not proven optimal");
+    if (!s.budget.interrupted()) claims.clock_cut();
+  }
 }
 
 }  // namespace
@@ -151,7 +160,10 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     if (request.steps) driver::hold_to_steps(out, *request.steps);
   }
   out.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
-  if (out.schedule && out.schedule->solver) out.schedule->solver->seconds = out.seconds;
+  if (out.schedule && out.schedule->solver) {
+    out.schedule->solver->seconds = out.seconds;
+    out.schedule->solver->clock_cut = out.clock_cut;
+  }
   return out;
 }
 

@@ -24,7 +24,7 @@ namespace ccsched::evo {
 std::optional<int> effective_radius(const Problem& problem, const EngineOptions& options,
                                     bool auto_radius);
 
-// How an engine's instance is built (issue 7): stopped by `budget` unless the run is an
+// How an engine's instance is built (docs/RELIABILITY.md): stopped by `budget` unless the run is an
 // island (islands must all reach the same meetings, so they never stop on their own
 // clock), and its route tables limited to half of options.max_memory (the solve plan
 // gives the PathSet's lists a quarter; src/cli/resource_options.cpp).

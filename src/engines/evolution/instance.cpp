@@ -79,7 +79,7 @@ Route Instance::intern_route(const PathSet& paths, NodeId from, NodeId to) {
   // budget and the bytes every few misses.
   if (++checks_ % 16 == 0) check_limits();
   // Listed afresh rather than through the PathSet's cache: the flat tables are the only
-  // copy (issue 7: on hypercube:10 OAB the cached lists doubled the peak memory and took
+  // copy (docs/RELIABILITY.md: on hypercube:10 OAB the cached lists doubled the peak memory and took
   // seconds to free).
   const std::vector<Path> list = paths.list(from, to);
   Route r{static_cast<std::int32_t>(path_channel_begin_.size() - 1),

@@ -110,7 +110,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
                                const Budget& budget) {
   refuse_reductions(problem.collective, "the HGSA engine", "hgsa");
   // On large networks building the instance can take longer than the whole budget
-  // (issue 7): it stops with the budget (never on an island, where every island must
+  // (docs/RELIABILITY.md): it stops with the budget (never on an island, where every island must
   // reach the same meetings) and is charged against --max-memory.
   const auto built = evo::build_instance(
       problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
@@ -136,7 +136,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
   const int step0 =
       inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * (w_count + 1))) : 0;
   // Past the budget the start solutions still to be evaluated are skipped and the run
-  // ends (large scatter chromosomes take tens of milliseconds each; issue 7). Never on an
+  // ends (large scatter chromosomes take tens of milliseconds each; docs/RELIABILITY.md). Never on an
   // island: islands decide together at meetings.
   std::atomic<bool> cut{false};
   auto out_of_budget = [&]() {

@@ -126,7 +126,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
                                const Budget& budget) {
   refuse_reductions(problem.collective, "the UMDA engine", "umda");
   // On large networks building the instance can take longer than the whole budget
-  // (issue 7): it stops with the budget (never on an island, where every island must
+  // (docs/RELIABILITY.md): it stops with the budget (never on an island, where every island must
   // reach the same meetings) and is charged against --max-memory.
   const auto built = evo::build_instance(
       problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
@@ -149,7 +149,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
   const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * n)) : 0;
   // The first population; after a restart (ours) the same with the restart's own streams.
   // Past the budget the remaining individuals of a population are not evaluated (one
-  // evaluation of a large scatter chromosome takes tens of milliseconds; issue 7), and
+  // evaluation of a large scatter chromosome takes tens of milliseconds; docs/RELIABILITY.md), and
   // the run ends at once. Never on an island: islands decide together at meetings.
   const bool stoppable = !options_.island;
   std::atomic<bool> cut{false};
