@@ -493,7 +493,7 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
     if (!is_broadcast(problem.collective) && g > 1)
       attempts.push_back({&sigma, static_cast<int>(steps / g)});
   }
-  // Round robin with doubling slices of conflicts (1,000, 2,000, ...): which symmetry leads
+  // Round robin with doubling slices of conflicts (20,000, 40,000, ...): which symmetry leads
   // to a schedule quickly is not known in advance, and a solver stopped at the end of its
   // slice goes on from where it stopped in the next round. The slices count conflicts, not
   // seconds, so the same symmetry wins on every machine (docs/ENGINES.md, "Budgets"); the
@@ -503,7 +503,7 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
   double seconds = 0;
   std::int64_t spent = 0;
   const std::int64_t allowance = budget.work();
-  for (std::int64_t slice = 1000; !budget.expired() && spent < allowance; slice *= 2) {
+  for (std::int64_t slice = 20000; !budget.expired() && spent < allowance; slice *= 2) {
     bool any = false;
     for (std::size_t i = 0; i < attempts.size() && !budget.expired() && spent < allowance;
          ++i) {

@@ -57,7 +57,7 @@ struct DriverParams {
   int composition_processors = 512;   // several-block ALLREDUCE: no composition above
   int scan_dual_processors = 256;     // SCAN: the dual's bounds without its search above
   // Work allowances (deterministic; docs/ENGINES.md, "Budgets").
-  std::int64_t symmetric_conflicts = 60'000;    // per step count, all symmetries together
+  std::int64_t symmetric_conflicts = 2'000'000;    // per step count, all symmetries together
   std::int64_t tree_conflicts = 200'000;        // per fixed-tree encoding
   std::int64_t probe_conflicts = 10'000;        // the SAT engine's first look at a scatter
   std::int64_t window_moves = 4'000;            // window-search moves per step count
