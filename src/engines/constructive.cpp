@@ -133,7 +133,9 @@ struct Delivery {
 constexpr int kSatRoutingProcessors = 256;
 
 std::optional<std::vector<Path>> route_one_step(const Problem& problem, const PathSet& paths,
-                                                const std::vector<Delivery>& group) {
+                                                const std::vector<Delivery>& group,
+                                                const Budget& budget) {
+  if (budget.expired()) return std::nullopt;
   if (paths.searches_lazily()) {
     std::vector<char> used(problem.topology.channel_count(), 0);
     std::vector<Path> chosen;
@@ -152,6 +154,7 @@ std::optional<std::vector<Path>> route_one_step(const Problem& problem, const Pa
   std::vector<std::vector<int>> users(problem.topology.channel_count());
   std::vector<std::vector<std::pair<int, const Path*>>> choice(group.size());
   for (std::size_t i = 0; i < group.size(); ++i) {
+    if (i % 64 == 63 && budget.expired()) return std::nullopt;
     std::vector<int> any;
     for (const Path& p : paths.paths(group[i].from, group[i].to)) {
       const int y = cnf.new_var();
@@ -164,7 +167,7 @@ std::optional<std::vector<Path>> route_one_step(const Problem& problem, const Pa
   }
   for (const auto& u : users) cnf.at_most_one(u);
   solver.limit("conflicts", 20000);
-  if (solver.solve() != 10) return std::nullopt;
+  if (sat::solve_within(solver, budget) != 10) return std::nullopt;
   std::vector<Path> chosen(group.size());
   for (std::size_t i = 0; i < group.size(); ++i)
     for (const auto& [y, p] : choice[i])
@@ -185,7 +188,8 @@ std::optional<std::vector<Path>> route_one_step(const Problem& problem, const Pa
 // routes in one step, as XOR rounds do on Omega networks (each stage fixes one destination
 // bit, and two sources whose paths meet after stage i agree on i+1 destination bits and on
 // the other source bits, so they differ nowhere) and on fat trees and Clos networks.
-std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& paths, bool xor_rounds) {
+std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& paths, bool xor_rounds,
+                                      const Budget& budget) {
   if (!problem.model.ports || problem.model.switching != Switching::wormhole ||
       problem.model.combining)
     return std::nullopt;
@@ -230,20 +234,21 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
       if (g.rounds >= k) continue;
       auto merged = g.deliveries;
       merged.insert(merged.end(), part.begin(), part.end());
-      if (auto routes = route_one_step(problem, paths, merged)) {
+      if (auto routes = route_one_step(problem, paths, merged, budget)) {
         g.deliveries = std::move(merged);
         g.routes = std::move(*routes);
         ++g.rounds;
         return true;
       }
     }
-    if (auto routes = route_one_step(problem, paths, part)) {
+    if (auto routes = route_one_step(problem, paths, part, budget)) {
       steps.push_back({part, std::move(*routes), 1});
       return true;
     }
     return false;
   };
   for (int c = 1; c < P; ++c) {
+    if (budget.expired()) return std::nullopt;  // no partial design: it must deliver all
     if (rounds[c].empty() || place(rounds[c])) continue;
     // Splitting a round into single deliveries costs a routing question per delivery and
     // step: only on networks small enough for that (torus:32x32 AAB spent minutes here).
@@ -271,7 +276,8 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
 // ways round the ring: ⌈(P−1)/2⌉ steps. The shift routes on binary trees and fat trees
 // with leaves in order: every aligned block of leaves (a subtree) sends exactly one
 // message out, from its last leaf, and receives one, into its first leaf.
-std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths) {
+std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths,
+                                    const Budget& budget) {
   const auto& c = problem.collective;
   if (!is_broadcast(c) || problem.model.switching != Switching::wormhole ||
       problem.model.combining)
@@ -290,14 +296,14 @@ std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths
   const int ports = effective_ports(problem);
   std::vector<Delivery> shift;
   for (int i = 0; i < P; ++i) shift.push_back({of[i], processors[i], processors[(i + 1) % P]});
-  const auto forward = route_one_step(problem, paths, shift);
+  const auto forward = route_one_step(problem, paths, shift, budget);
   if (!forward) return std::nullopt;
   std::optional<std::vector<Path>> both;
   if (ports >= 2) {
     auto two = shift;
     for (int i = 0; i < P; ++i)
       two.push_back({of[i], processors[i], processors[(i + P - 1) % P]});
-    both = route_one_step(problem, paths, two);
+    both = route_one_step(problem, paths, two, budget);
   }
   // Forward: u_i sends in step s the message of u_{i-s+1}; backward (when both shifts
   // route): u_i sends the message of u_{i+s-1} to u_{i-1}.
@@ -375,24 +381,26 @@ std::optional<Schedule> fattree_xor_rounds(const Problem& problem) {
 
 }  // namespace
 
-std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths) {
+std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths,
+                                        const Budget& budget) {
   refuse_reductions(problem.collective, "the constructive designs", "constructive");
   std::optional<Schedule> best;
   for (const bool xor_rounds : {true, false}) {
-    auto s = rounds_design(problem, paths, xor_rounds);
+    auto s = rounds_design(problem, paths, xor_rounds, budget);
     if (s && (!best || s->steps < best->steps)) best = std::move(s);
   }
   return best;
 }
 
-std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths) {
+std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths,
+                                              const Budget& budget) {
   refuse_reductions(problem.collective, "the constructive designs", "constructive");
   // One link per processor: N-1 steps is the reception bound, so nothing can do better.
   if (auto s = fattree_xor_rounds(problem)) return s;
   std::optional<Schedule> best = hypercube_masks(problem);
-  if (auto s = rounds_schedule(problem, paths); s && (!best || s->steps < best->steps))
+  if (auto s = rounds_schedule(problem, paths, budget); s && (!best || s->steps < best->steps))
     best = std::move(s);
-  if (auto s = ring_design(problem, paths); s && (!best || s->steps < best->steps))
+  if (auto s = ring_design(problem, paths, budget); s && (!best || s->steps < best->steps))
     best = std::move(s);
   return best;
 }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "ccsched/engines/engine.hpp"
 #include "ccsched/problem/problem.hpp"
 #include "ccsched/routing/path_set.hpp"
 #include "ccsched/schedule/schedule.hpp"
@@ -37,10 +38,13 @@ std::vector<std::vector<unsigned>> group_disjoint_masks(std::vector<unsigned> ma
 // numbered 0..P-1, round c delivers i -> i XOR c (or i -> i + c mod P) directly from the
 // origin, k rounds per step when they route together (a one-step routing question for
 // CaDiCaL), the better of the two families. Nothing when it does not apply.
-std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths);
+std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths,
+                                        const Budget& budget = Budget());
 
 // The best closed-form schedule ccsched knows for this problem, or nothing when no
 // construction applies. Never returns an invalid schedule.
-std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths);
+// Nothing when the budget (time limit, Ctrl-C) ends it first: a design is all or nothing.
+std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths,
+                                              const Budget& budget = Budget());
 
 }  // namespace ccsched

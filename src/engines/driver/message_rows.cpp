@@ -70,8 +70,8 @@ Engine& Search::engine_for_search() {
 // --- Designs -------------------------------------------------------------------------
 
 bool constructive_applies(const Search& s) { return messages(s); }
-Attempt constructive(Search& s, const Budget&, int) {
-  return found(constructive_schedule(s.problem, s.paths));
+Attempt constructive(Search& s, const Budget& budget, int) {
+  return found(constructive_schedule(s.problem, s.paths, budget));
 }
 
 // The designs for large networks answer for the SAT and greedy engines; the evolutionary

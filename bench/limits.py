@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The limit campaign (docs/BENCHMARKS.md, "Limits"): random solve problems on networks of
+64 to 1,024 processors, every collective kind, with and without link faults, each under a
+random --time-limit of 2 to 30 s and a --max-memory, checking that every run ends within
+L + 10 % + 1 s, stays under its memory cap (peak resident set, GNU time), exits 0 and
+writes a schedule that `ccsched verify` accepts.
+
+    python3 bench/limits.py [--binary build/release/ccsched] [--count 100] [--seed 1]
+                            [--max-limit 30] [--memory 4G] [--markdown]
+
+Deterministic for a seed (the problems and limits drawn); never run by the tests.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+NETWORKS = [
+    "torus:8x8", "mesh:8x8", "hypercube:6", "fattree:64", "kautz:3,3", "debruijn:2,6",
+    "torus:10x10", "mesh:12x12", "hypercube:7", "kautz:2,6", "torus:16x16", "hypercube:8",
+    "fattree:256", "kautz:3,4", "mesh:16x16", "omega:64", "butterfly:128", "torus:32x32",
+    "hypercube:10", "mesh:32x32", "fattree:1024", "kautz:3,5", "levi", "hoffman-singleton",
+]
+KINDS = ["OAB", "AAB", "OAS", "AAS", "AOG", "MNB", "MNS", "PERM", "REDUCE", "ALLREDUCE",
+         "REDUCESCATTER", "SCAN"]
+
+
+def processors(binary, spec):
+    out = subprocess.run([binary, "topo", "info", spec], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        if line.startswith("nodes"):
+            words = line.split()
+            total = int(words[1])
+            if "processors" in line:
+                return total, int(line.split("(")[1].split()[0])
+            return total, total
+    raise RuntimeError(f"no node count for {spec}")
+
+
+def links(binary, spec):
+    out = subprocess.run([binary, "topo", "export", spec, "--format", "edges"],
+                         capture_output=True, text=True, check=True).stdout
+    found = []
+    for line in out.splitlines():
+        words = line.split()
+        if len(words) == 2 and words[0].isdigit() and words[1].isdigit():
+            found.append(f"{words[0]}-{words[1]}")
+        elif len(words) == 3 and words[1] == "->":
+            found.append(f"{words[0]}-{words[2]}")
+    return found
+
+
+def problem(rng, binary, cache):
+    spec = rng.choice(NETWORKS)
+    if spec not in cache:
+        cache[spec] = (processors(binary, spec), links(binary, spec))
+    (_, procs), edges = cache[spec]
+    kind = rng.choice(KINDS)
+    args = [spec, "--cc", kind]
+    if rng.random() < 0.5:
+        args += ["--ports", "1"]
+    if kind in ("MNB", "MNS"):
+        ids = list(range(procs)) if not spec.startswith(("fattree", "omega", "butterfly")) else None
+        if ids is None:
+            kind = "AAS"
+            args[2] = kind
+        else:
+            k = max(2, procs // 4)
+            args += ["--senders", ",".join(map(str, sorted(rng.sample(ids, k)))),
+                     "--receivers", ",".join(map(str, sorted(rng.sample(ids, k))))]
+    faults = 0 if not edges or rng.random() < 0.5 else rng.randint(1, 2)
+    for link in rng.sample(edges, faults):
+        args += ["--fault", link]
+    limit = rng.randint(2, 30)
+    return spec, kind, args, limit, faults
+
+
+def run(binary, args, limit, memory, workdir):
+    out = os.path.join(workdir, "s.json")
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = ["/usr/bin/time", "-f", "%e %M", binary, "solve", *args, "--time-limit", str(limit),
+           "--max-memory", memory, "--quiet", "-o", out]
+    start = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=10 * limit + 120)
+    wall = time.monotonic() - start
+    peak_kb = int(p.stderr.strip().splitlines()[-1].split()[1])
+    verified = None
+    if p.returncode == 0 and os.path.exists(out):
+        v = subprocess.run([binary, "verify", out], capture_output=True, text=True)
+        verified = v.returncode == 0
+    first_err = next((l for l in p.stderr.splitlines() if l.strip()), "")
+    return p.returncode, wall, peak_kb, verified, first_err
+
+
+def parse_bytes(text):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return float(text[:-1]) * units[text[-1].upper()] if text[-1].upper() in units else float(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--binary", default="build/release/ccsched")
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-limit", type=int, default=30)
+    ap.add_argument("--memory", default="4G")
+    ap.add_argument("--markdown", action="store_true")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    cache = {}
+    cap_kb = parse_bytes(a.memory) / 1024
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for i in range(a.count):
+            spec, kind, args, limit, faults = problem(rng, a.binary, cache)
+            limit = min(limit, a.max_limit)
+            status, wall, peak_kb, verified, err = run(a.binary, args, limit, a.memory, workdir)
+            allowed = 1.1 * limit + 1.0
+            ok = wall <= allowed and peak_kb <= cap_kb and (status == 2 or verified)
+            rows.append(dict(i=i, command=" ".join(args), limit=limit, wall=wall,
+                             overrun=wall - limit, peak_mb=peak_kb / 1024, status=status,
+                             verified=verified, ok=ok, faults=faults, error=err))
+            print(f"{i:3d} {'ok ' if ok else 'BAD'} limit {limit:2d} s wall {wall:6.2f} s "
+                  f"peak {peak_kb / 1024:7.1f} MB exit {status} "
+                  f"{'verified' if verified else err[:60]}  solve {' '.join(args)}",
+                  file=sys.stderr, flush=True)
+    bad = [r for r in rows if not r["ok"]]
+    worst = max(rows, key=lambda r: r["wall"] - (1.1 * r["limit"] + 1.0))
+    summary = dict(runs=len(rows), within_limits=len(rows) - len(bad),
+                   refused=sum(r["status"] == 2 for r in rows),
+                   verified=sum(bool(r["verified"]) for r in rows),
+                   max_overrun_s=max(r["overrun"] for r in rows),
+                   worst=worst["command"], worst_limit=worst["limit"], worst_wall=worst["wall"],
+                   max_peak_mb=max(r["peak_mb"] for r in rows))
+    if a.markdown:
+        print("| # | command | limit (s) | wall (s) | peak (MB) | exit | verified |")
+        print("|---|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['i']} | `solve {r['command']}` | {r['limit']} | {r['wall']:.2f} | "
+                  f"{r['peak_mb']:.0f} | {r['status']} | "
+                  f"{'yes' if r['verified'] else ('refused' if r['status'] == 2 else 'no')} |")
+        print()
+    print(json.dumps(summary, indent=1))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
