@@ -4,7 +4,7 @@
 // applies where it does: docs/ENGINES.md, "Reductions".
 #include <algorithm>
 
-#include "../reduce_dual.hpp"
+#include "reduce_dual.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
 #include "rows.hpp"

@@ -1,14 +1,11 @@
-// The engine registry, the shared budget, and schedule assembly (compacting empty steps).
+// The shared budget and schedule assembly (compacting empty steps); the engine registry
+// is the driver's (driver/registry.cpp).
 #include "ccsched/engines/engine.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "ccsched/core/error.hpp"
-#include "ccsched/engines/greedy.hpp"
-#include "ccsched/engines/hgsa.hpp"
-#include "ccsched/engines/sat.hpp"
-#include "ccsched/engines/umda.hpp"
 
 namespace ccsched {
 
@@ -31,21 +28,6 @@ Budget Budget::sub(double seconds) const {
   Budget b(std::min(deadline_, other.deadline_), interrupt_);
   b.work_ = work_;
   return b;
-}
-
-const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"greedy", "sat", "umda", "hgsa"};
-  return names;
-}
-
-std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& options) {
-  if (name == "greedy") return std::make_unique<GreedyEngine>(options);
-  if (name == "sat") return std::make_unique<SatEngine>(options);
-  if (name == "umda") return std::make_unique<UmdaEngine>(options);
-  if (name == "hgsa") return std::make_unique<HgsaEngine>(options);
-  throw InvalidParameter(
-      "unknown engine '" + std::string(name) + "' (known: auto, greedy, sat, umda, hgsa)",
-      "--engine");
 }
 
 Schedule assemble_schedule(const Problem& problem, std::vector<Transfer> transfers,

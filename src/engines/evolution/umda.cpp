@@ -18,9 +18,9 @@
 #include <array>
 #include <cmath>
 
-#include "../evolution/control.hpp"
-#include "../evolution/operators.hpp"
-#include "../evolution/parallel.hpp"
+#include "control.hpp"
+#include "operators.hpp"
+#include "parallel.hpp"
 #include "ccsched/engines/island.hpp"
 
 namespace ccsched {

@@ -27,9 +27,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "../evolution/control.hpp"
-#include "../evolution/operators.hpp"
-#include "../evolution/parallel.hpp"
+#include "control.hpp"
+#include "operators.hpp"
+#include "parallel.hpp"
 #include "ccsched/engines/island.hpp"
 
 namespace ccsched {
