@@ -238,8 +238,11 @@ void run_solve(const SolveOptions& o) {
   SolveRequest request;
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
-  // 0: the library's default (DriverParams: 45 s above 256 processors, none below).
-  if (o.time_limit > 0) request.time_limit = o.time_limit;
+  // 0: the library's default (DriverParams: 45 s above 256 processors, none below). The
+  // search gets 95 % of the limit: the rest is for verifying and writing the schedule
+  // (a million transfers take seconds), so that the whole command ends within the limit
+  // plus its allowed slack (docs/RELIABILITY.md, "Time limits and Ctrl-C").
+  if (o.time_limit > 0) request.time_limit = 0.95 * o.time_limit;
   request.relay_time_limit = o.relay_time_limit;
   request.interrupt = &g_interrupted;
   if (o.radius > 0) request.options.radius = o.radius;
