@@ -664,6 +664,32 @@ bool is_generated(const Topology& t) {
   }
 }
 
+std::optional<Family> family_of(const Topology& t) {
+  const std::string& name = t.name();
+  const auto colon = name.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  Family f{name.substr(0, colon), {}};
+  const bool grid = f.name == "torus" || f.name == "mesh";
+  if (!grid && f.name != "ring" && f.name != "uring" && f.name != "hypercube") return std::nullopt;
+  std::string_view params = std::string_view(name).substr(colon + 1);
+  while (true) {
+    const auto cut = params.find(grid ? 'x' : ',');
+    const auto part = params.substr(0, cut);
+    int value = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec != std::errc() || end != part.data() + part.size() || value < 1) return std::nullopt;
+    f.sides.push_back(value);
+    if (cut == std::string_view::npos) break;
+    params.remove_prefix(cut + 1);
+  }
+  if (grid ? f.sides.size() > 3 : f.sides.size() != 1) return std::nullopt;
+  if (f.name == "hypercube") {
+    if (f.sides[0] > 30) return std::nullopt;
+    f.sides.assign(f.sides[0], 2);
+  }
+  return f;
+}
+
 Topology load_topology(std::string_view spec_or_path) {
   Topology t = has_file_extension(spec_or_path) ? read_topology_file(std::string(spec_or_path))
                                                 : make_topology(spec_or_path);

@@ -2,6 +2,7 @@
 // and the loader that takes either a spec string or a file path.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,18 @@ Topology make_topology(std::string_view spec, const SpecLimits& limits);
 // trees) recognise it this way, so a faulty copy, a file with another wiring or other
 // labels, or a name that is no spec gets no design.
 bool is_generated(const Topology& t);
+
+// The family and sides a network's name promises, read from the name alone: the one
+// parser of generated names the designs use (docs/ARCHITECTURE.md, "Modules"). torus and
+// mesh: the dimensions (row-major, last fastest, as make_topology numbers the nodes); ring
+// and uring: {N}; hypercube: n twos. Nothing for other names. The name is trusted for the
+// numbering only (a faulty copy keeps its name): a caller that needs the exact network
+// also asks is_generated, and callers route over the channels that exist.
+struct Family {
+  std::string name;        // "torus", "mesh", "ring", "uring", "hypercube"
+  std::vector<int> sides;
+};
+std::optional<Family> family_of(const Topology& t);
 
 // A spec string, or a path ending .json/.dot/.gv/.edges/.anynet (read by io.hpp).
 // Throws InvalidInput / InvalidParameter; checks that the processors are strongly

@@ -18,6 +18,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/routing/path_set.hpp"
 #include "ccsched/schedule/verify.hpp"
+#include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
 namespace {
@@ -172,43 +173,13 @@ int group_op(const std::vector<int>& radix, int a, int b, int sign) {
   return result;
 }
 
-std::optional<std::vector<int>> parse_list(std::string_view text, char sep) {
-  std::vector<int> out;
-  while (true) {
-    const auto cut = text.find(sep);
-    const auto part = text.substr(0, cut);
-    int v = 0;
-    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (ec != std::errc() || end != part.data() + part.size() || v < 1) return std::nullopt;
-    out.push_back(v);
-    if (cut == std::string_view::npos) return out;
-    text.remove_prefix(cut + 1);
-  }
-}
 
-// The dimensions a generator name promises ("torus:AxB", "mesh:AxBxC", "ring:N",
-// "hypercube:n" as n twos); the callers check the channels themselves.
-std::optional<std::pair<std::string, std::vector<int>>> grid_name(const std::string& name) {
-  const auto colon = name.find(':');
-  if (colon == std::string::npos) return std::nullopt;
-  const std::string kind = name.substr(0, colon);
-  const std::string_view params = std::string_view(name).substr(colon + 1);
-  if (kind == "torus" || kind == "mesh") {
-    auto dims = parse_list(params, 'x');
-    if (!dims) return std::nullopt;
-    return std::pair{kind, *dims};
-  }
-  if (kind == "ring" || kind == "uring") {
-    auto dims = parse_list(params, ',');
-    if (!dims || dims->size() != 1) return std::nullopt;
-    return std::pair{kind, *dims};
-  }
-  if (kind == "hypercube") {
-    auto n = parse_list(params, ',');
-    if (!n || n->size() != 1 || (*n)[0] > 20) return std::nullopt;
-    return std::pair{kind, std::vector<int>((*n)[0], 2)};
-  }
-  return std::nullopt;
+// The dimensions a generator name promises (topology/generators.hpp, family_of); the
+// callers check the channels themselves.
+std::optional<std::pair<std::string, std::vector<int>>> grid_name(const Topology& t) {
+  auto family = family_of(t);
+  if (!family || (family->name == "hypercube" && family->sides.size() > 20)) return std::nullopt;
+  return std::pair{family->name, std::move(family->sides)};
 }
 
 // The Cayley structure when the node ids, read in mixed radix, make every channel a
@@ -216,7 +187,7 @@ std::optional<std::pair<std::string, std::vector<int>>> grid_name(const std::str
 // other designs apply).
 std::optional<Cayley> cayley_structure(const Topology& t, const Layout& l) {
   if (t.switch_count() != 0) return std::nullopt;
-  auto named = grid_name(t.name());
+  auto named = grid_name(t);
   if (!named || named->first == "mesh") return std::nullopt;
   Cayley cg;
   cg.radix = named->second;
@@ -511,7 +482,7 @@ bool is_cycle(const Topology& t, const Layout& l, const std::vector<int>& cycle)
 // A x B grid they span has a Hamiltonian cycle: along row 0, a snake over columns 1..B-1
 // down to row A-1 (A even: it ends in column 1), and back up column 0.
 std::vector<int> mesh_snake(const Topology& t, const Layout& l) {
-  const auto named = grid_name(t.name());
+  const auto named = grid_name(t);
   if (!named || named->first != "mesh" || named->second.size() < 2) return {};
   const auto& dims = named->second;
   const int n = static_cast<int>(dims.size());

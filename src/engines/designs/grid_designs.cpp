@@ -39,34 +39,11 @@ struct GridShape {
 // The grid the network's name promises, when regenerating that name gives exactly this
 // network; a faulty copy, a file with another wiring or other labels gets nothing.
 std::optional<GridShape> recognise_grid(const Topology& t) {
-  const std::string& name = t.name();
-  GridShape shape;
-  std::string_view params;
-  char sep = 'x';
-  for (const auto& [prefix, wrap] : {std::pair<std::string_view, bool>{"torus:", true},
-                                     {"mesh:", false}, {"ring:", true}}) {
-    if (std::string_view(name).starts_with(prefix)) {
-      params = std::string_view(name).substr(prefix.size());
-      shape.wrap = wrap;
-      if (prefix == "ring:") sep = ',';
-      break;
-    }
-  }
-  if (params.empty()) return std::nullopt;
-  while (!params.empty()) {
-    const auto cut = params.find(sep);
-    const auto part = params.substr(0, cut);
-    int value = 0;
-    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
-    if (ec != std::errc() || end != part.data() + part.size() || value < 1) return std::nullopt;
-    shape.dims.push_back(value);
-    if (cut == std::string_view::npos) break;
-    params.remove_prefix(cut + 1);
-  }
-  if (shape.dims.empty() || shape.dims.size() > 3) return std::nullopt;
-  if (sep == ',' && shape.dims.size() != 1) return std::nullopt;
+  const auto family = family_of(t);
+  if (!family || (family->name != "torus" && family->name != "mesh" && family->name != "ring"))
+    return std::nullopt;
   if (!is_generated(t)) return std::nullopt;
-  return shape;
+  return GridShape{family->sides, family->name != "mesh"};
 }
 
 // One segment of a 1-D template: from coordinate `start`, `delta` hops (signed) along the

@@ -69,34 +69,19 @@ struct Grid {
 };
 
 std::optional<Grid> grid_of(const Topology& t) {
-  const std::string& name = t.name();
-  const auto colon = name.find(':');
-  if (colon == std::string::npos || !t.fault_records().empty()) return std::nullopt;
-  const std::string kind = name.substr(0, colon);
-  if (kind != "torus" && kind != "mesh" && kind != "ring" && kind != "hypercube")
-    return std::nullopt;
+  const auto family = family_of(t);
+  if (!family || !t.fault_records().empty() || family->name == "uring") return std::nullopt;
   if (!is_generated(t)) return std::nullopt;
   Grid g;
-  g.wrap = kind != "mesh";
-  if (kind == "hypercube") {
+  g.wrap = family->name != "mesh";
+  if (family->name == "hypercube") {
     for (long long bit = 1; bit < t.processor_count(); bit <<= 1) {
       g.side.push_back(2);
       g.stride.push_back(bit);
     }
     return g;
   }
-  if (kind == "ring") {
-    g.side = {t.processor_count()};
-    g.stride = {1};
-    return g;
-  }
-  std::string rest = name.substr(colon + 1);
-  for (std::size_t at = 0; at <= rest.size();) {
-    const auto x = rest.find('x', at);
-    g.side.push_back(std::stoll(rest.substr(at, x == std::string::npos ? x : x - at)));
-    if (x == std::string::npos) break;
-    at = x + 1;
-  }
+  g.side.assign(family->sides.begin(), family->sides.end());
   g.stride.assign(g.side.size(), 1);
   for (std::size_t i = g.side.size() - 1; i-- > 0;) g.stride[i] = g.stride[i + 1] * g.side[i + 1];
   return g;

@@ -21,6 +21,7 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/verify.hpp"
+#include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
 
@@ -434,26 +435,13 @@ std::optional<Schedule> chain_scan(const Problem& p, const PathSet& paths) {
 // tells torus from mesh. The name is trusted for the numbering only: callers route over
 // the channels that exist.
 std::vector<int> grid_sides(const Topology& t, bool& wrap) {
-  const std::string& name = t.name();
-  const auto colon = name.find(':');
-  if (colon == std::string::npos) return {};
-  const std::string kind = name.substr(0, colon);
-  if (kind != "torus" && kind != "mesh") return {};
-  wrap = kind == "torus";
-  std::vector<int> sides;
+  const auto family = family_of(t);
+  if (!family || (family->name != "torus" && family->name != "mesh")) return {};
+  wrap = family->name == "torus";
   long long n = 1;
-  std::size_t at = colon + 1;
-  while (at <= name.size()) {
-    std::size_t end = name.find('x', at);
-    if (end == std::string::npos) end = name.size();
-    const std::string part = name.substr(at, end - at);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return {};
-    sides.push_back(std::stoi(part));
-    n *= sides.back();
-    at = end + 1;
-  }
+  for (const int side : family->sides) n *= side;
   if (n != t.node_count() || t.processor_count() != n) return {};
-  return sides;
+  return family->sides;
 }
 // The same, and empty unless every processor takes part in the collective.
 std::vector<int> grid_sides(const Problem& p, bool& wrap) {
