@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <thread>
 #include <tuple>
@@ -159,19 +160,34 @@ TEST(Determinism, BusyMachineSameSchedule) {
   }
 }
 
-// A limit never hides an answer: Heawood AAS reaches 9 steps, proven, in about 9 s of
-// work on the machines of docs/BENCHMARKS.md; with a limit of 20 s the run is the
-// unlimited one cut at 20 s, so it reaches the same (before the work-budgeted driver the
-// shares of a 20 s limit starved the symmetric search and the answer was 10).
+// A limit never hides an answer: with a limit L the result is at least as good as what an
+// unlimited run reaches within L/2. Heawood AAS reaches 9 steps, proven, in about 9 s of
+// work on the machines of docs/BENCHMARKS.md, so with L = 20 s it gives 9, proven (before
+// the work-budgeted driver the shares of a 20 s limit starved the symmetric search and the
+// answer was 10). On a machine so loaded that the limited run falls short, the unlimited
+// run must then also need more than L/2: the property, not the machine's speed, is tested.
 TEST(Limits, HeawoodWithinTwentySecondsIsProvenOptimal) {
   const Pinned c{"heawood", K::AAS, {}, {}, kWh, 60, 9, 9, true, "", "sat-symmetric"};
+  const Problem p = make_problem(c);
   SolveRequest request;
   request.time_limit = 20.0 * testing::kSlow;
-  const SolveOutcome out = solve_problem(make_problem(c), request);
-  ASSERT_TRUE(out.schedule.has_value()) << out.reason;
-  EXPECT_EQ(out.schedule->steps, 9) << out.reason;
-  EXPECT_TRUE(out.optimal) << out.reason;
-  EXPECT_EQ(out.schedule->solver->engine, "sat-symmetric");
+  const SolveOutcome limited = solve_problem(p, request);
+  ASSERT_TRUE(limited.schedule.has_value()) << limited.reason;
+  if (limited.schedule->steps == 9 && limited.optimal) {
+    EXPECT_EQ(limited.schedule->solver->engine, "sat-symmetric");
+    return;
+  }
+  EXPECT_TRUE(limited.clock_cut) << limited.reason;
+  request.time_limit = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const SolveOutcome unlimited = solve_problem(p, request);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(unlimited.schedule.has_value());
+  EXPECT_EQ(unlimited.schedule->steps, 9);
+  EXPECT_GT(seconds, 10.0 * testing::kSlow)
+      << "the unlimited run reached 9 steps within half the limit, the limited run gave "
+      << limited.schedule->steps;
 }
 
 }  // namespace
