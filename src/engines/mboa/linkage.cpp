@@ -8,12 +8,13 @@
 namespace ccsched::mboa {
 
 std::vector<std::vector<int>> interacting_genes(const evo::Instance& inst, int limit,
-                                               evo::ThreadPool& pool) {
+                                               evo::ThreadPool& pool, const Budget* stop) {
   const auto genes = static_cast<int>(inst.gene_count());
   const int channels = inst.channel_count(), nodes = inst.node_count();
   // Resource ids: channels, then send ports, receive ports, then broadcast rows.
   std::vector<std::vector<int>> uses(static_cast<std::size_t>(genes));
   pool.run(genes, [&](int g, int) {
+    if (stop != nullptr && stop->expired()) return;
     auto& r = uses[static_cast<std::size_t>(g)];
     const auto i = static_cast<std::size_t>(g);
     for (int c = 0; c < inst.candidate_count(i); ++c) {
@@ -35,12 +36,16 @@ std::vector<std::vector<int>> interacting_genes(const evo::Instance& inst, int l
   std::vector<std::vector<int>> out(static_cast<std::size_t>(genes));
   std::vector<std::vector<int>> shared(static_cast<std::size_t>(pool.size()),
                                        std::vector<int>(static_cast<std::size_t>(genes), 0));
+  const auto crowded = std::max<std::size_t>(512, 8 * static_cast<std::size_t>(limit));
   pool.run(genes, [&](int g, int worker) {
+    if (stop != nullptr && stop->expired()) return;
     auto& count = shared[static_cast<std::size_t>(worker)];
     std::vector<int> met;
-    for (const int r : uses[static_cast<std::size_t>(g)])
+    for (const int r : uses[static_cast<std::size_t>(g)]) {
+      if (users[static_cast<std::size_t>(r)].size() > crowded) continue;
       for (const int other : users[static_cast<std::size_t>(r)])
         if (other != g && count[static_cast<std::size_t>(other)]++ == 0) met.push_back(other);
+    }
     const auto by_shared = [&](int a, int b) {
       const int ca = count[static_cast<std::size_t>(a)], cb = count[static_cast<std::size_t>(b)];
       return ca != cb ? ca > cb : a < b;

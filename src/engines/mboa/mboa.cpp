@@ -150,7 +150,8 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
   std::vector<evo::Workspace> spaces;
   for (int t = 0; t < pool.size(); ++t) spaces.emplace_back(inst);
   const auto candidates = params_.candidates > 0
-                              ? mboa::interacting_genes(inst, params_.candidates, pool)
+                              ? mboa::interacting_genes(inst, params_.candidates, pool,
+                                                        options_.island ? nullptr : &budget)
                               : std::vector<std::vector<int>>{};
   const mboa::ModelSettings settings{static_cast<mboa::Metric>(params_.metric), params_.penalty,
                                      params_.candidates > 0 ? &candidates : nullptr};
@@ -219,23 +220,10 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
       if (expired) return control.result_unknown(true);
       if (control.gave_up()) return control.result_unknown(false);
     } else if (control.meeting_due()) {
-      PopulationView view;
-      for (const auto& g : population) view.fitness.push_back(g.fitness);
-      view.genes = [&](std::size_t i) { return population[i].flatten(inst); };
-      const Meeting meeting = control.link()->meet(
-          view, {found ? std::optional<std::size_t>(best) : std::nullopt, control.gave_up(),
-                 expired});
-      if (meeting.stop) {
-        if (!meeting.winner) return control.result_unknown(meeting.budget_exhausted);
-        evo::Genome winner;
-        winner.unflatten(inst, *meeting.winner);
-        return control.result_feasible(evo::decode(problem, inst, winner, "mboa", options_.seed));
-      }
-      for (const auto& [index, migrant] : meeting.immigrants) {
-        evo::Rng rng(seed, {generation, 0xfffffffULL, index});
-        population[index].unflatten(inst, migrant.genes);
-        evo::evaluate(inst, population[index], spaces[0], rng, h);
-      }
+      if (auto stopped = control.meet(problem, inst, population,
+                                      found ? std::optional<std::size_t>(best) : std::nullopt,
+                                      expired, spaces[0], h))
+        return std::move(*stopped);
     }
     if (found || expired) continue;  // on an island: wait for the next meeting
     if (restart.due(population[best_member()].fitness)) {
@@ -307,22 +295,8 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
       }
       const bool hard = child_rng.chance(params_.hard_ports);
       evo::evaluate(inst, child, ws, child_rng, h, hard && !walk);
-      if (child.fitness > 0 && (walk || child_rng.chance(params_.mutation))) {
-        ws.conflicts.reset();
-        // A walker's move is random: the climb would undo a directed one (UMDA's reason).
-        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
-          evo::move(inst, child, ws, child_rng, h, h.directed && !walk);
-        evo::commit(ws);
-        for (int m = 0; m < climb && ws.occ.conflicts() > 0; ++m) {
-          const std::int64_t before = ws.occ.conflicts();
-          evo::move(inst, child, ws, child_rng, h, h.directed);
-          if (ws.occ.conflicts() > before)
-            evo::undo(inst, child, ws);
-          else
-            evo::commit(ws);
-        }
-        child.fitness = ws.occ.conflicts();
-      }
+      if (child.fitness > 0 && (walk || child_rng.chance(params_.mutation)))
+        evo::mutate(inst, child, ws, child_rng, h, params_.mutation_moves, climb, walk);
     });
     if (cut.load()) return control.result_unknown(true);
     for (std::size_t c = 0; c < walkers.size(); ++c) walkers[c] = children[c];
