@@ -29,11 +29,11 @@ namespace ccsched {
 struct MboaParams {
   int population = 60;       // individuals (as UMDA, seed 000 §4.5; the linkage test on
                              // deceptive traps needs more, the schedules do not)
-  int tournament = 8;        // tournament size of the selection (Očenášek & Schwarz 2002
-                             // select by tournament; 8 is ours, measured: docs/EVOLUTIONARY.md)
+  int tournament = 8;        // tournament size of the selection (tournament selection as in
+                             // hBOA; 8 is ours, measured: docs/EVOLUTIONARY.md)
   double selection = 0.5;    // share of the population selected to learn the model from
   double offspring = 0.5;    // share of the population sampled anew each generation and
-                             // offered to the replacement (Očenášek & Schwarz 2002: half)
+                             // offered to the replacement (ours: half, as UMDA)
   int window = 0;            // restricted tournament window; 0: min(genes, population / 20),
                              // Pelikan's hBOA rule
   int metric = 0;            // 0: Bayesian-Dirichlet (K2 prior), 1: BIC

@@ -17,7 +17,8 @@ CategoricalResult minimize(const CategoricalProblem& problem, const MboaParams& 
   const auto variables = static_cast<int>(problem.arity.size());
   const int selected = std::max(1, static_cast<int>(std::lround(params.selection * n)));
   const int children = std::clamp(static_cast<int>(std::lround(params.offspring * n)), 1, n);
-  const int window = params.window > 0 ? params.window : std::clamp(std::min(variables, n / 20), 2, n);
+  const int window =
+      params.window > 0 ? params.window : std::clamp(std::min(variables, n / 20), 2, n);
   const long limit = params.generations > 0 ? params.generations : 1000;
   evo::ThreadPool pool(params.threads);
 
@@ -51,8 +52,8 @@ CategoricalResult minimize(const CategoricalProblem& problem, const MboaParams& 
     const auto generation = static_cast<std::uint64_t>(result.generations) + 1;
     evo::Rng rng(seed, {generation, 0x5e1ec7ULL});
     const auto parents = tournament_select(
-        n, selected, params.tournament,
-        [&](int m) { return cost[static_cast<std::size_t>(m)]; }, rng);
+        n, selected, params.tournament, [&](int m) { return cost[static_cast<std::size_t>(m)]; },
+        rng);
     Data data;
     data.rows = selected;
     data.arity = problem.arity;
@@ -66,7 +67,8 @@ CategoricalResult minimize(const CategoricalProblem& problem, const MboaParams& 
     std::vector<int> order(static_cast<std::size_t>(variables));
     std::iota(order.begin(), order.end(), 0);
     for (int k = variables - 1; k > 0; --k)
-      std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(rng.below(k + 1))]);
+      std::swap(order[static_cast<std::size_t>(k)],
+                order[static_cast<std::size_t>(rng.below(k + 1))]);
     const Model model = Model::learn(data, std::move(order), settings, pool);
     result.splits = model.splits();
     pool.run(children, [&](int c, int) {

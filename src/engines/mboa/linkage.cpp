@@ -8,7 +8,7 @@
 namespace ccsched::mboa {
 
 std::vector<std::vector<int>> interacting_genes(const evo::Instance& inst, int limit,
-                                               evo::ThreadPool& pool, const Budget* stop) {
+                                                evo::ThreadPool& pool, const Budget* stop) {
   const auto genes = static_cast<int>(inst.gene_count());
   const int channels = inst.channel_count(), nodes = inst.node_count();
   // Resource ids: channels, then send ports, receive ports, then broadcast rows.
@@ -31,7 +31,8 @@ std::vector<std::vector<int>> interacting_genes(const evo::Instance& inst, int l
   const int resources = channels + 2 * nodes + inst.row_count();
   std::vector<std::vector<int>> users(static_cast<std::size_t>(resources));
   for (int g = 0; g < genes; ++g)
-    for (const int r : uses[static_cast<std::size_t>(g)]) users[static_cast<std::size_t>(r)].push_back(g);
+    for (const int r : uses[static_cast<std::size_t>(g)])
+      users[static_cast<std::size_t>(r)].push_back(g);
 
   std::vector<std::vector<int>> out(static_cast<std::size_t>(genes));
   std::vector<std::vector<int>> shared(static_cast<std::size_t>(pool.size()),

@@ -17,14 +17,14 @@
 #include <vector>
 
 #include "../evolution/instance.hpp"
-#include "ccsched/engines/engine.hpp"
 #include "../evolution/parallel.hpp"
+#include "ccsched/engines/engine.hpp"
 
 namespace ccsched::mboa {
 
 // One list per gene, best first; `limit` >= 1.
 std::vector<std::vector<int>> interacting_genes(const evo::Instance& inst, int limit,
-                                               evo::ThreadPool& pool,
-                                               const Budget* stop = nullptr);
+                                                evo::ThreadPool& pool,
+                                                const Budget* stop = nullptr);
 
 }  // namespace ccsched::mboa

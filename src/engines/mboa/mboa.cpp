@@ -1,6 +1,6 @@
 // The MBOA engine (seed 002 §5: "MNB and MNS schedules were obtained with the aid of MBOA
 // algorithm"; Očenášek & Schwarz 2002). One generation:
-//   1. a tournament selects half the population (Očenášek & Schwarz 2002);
+//   1. tournaments select half the population (tournament selection as in hBOA);
 //   2. the selected chromosomes are the data of a Bayesian network over the genes: each
 //      gene's value is its whole (source, path, step), coded per gene among the values the
 //      selected chromosomes hold; a random order fixes acyclicity, and one binary decision
@@ -37,16 +37,15 @@ using P = MboaParams;
 constexpr double kMaxCount = 2e9;
 
 const std::array<ParamSpec<P>, 24> kTable{{
-    {"population", &P::population, 8, 1e6,
-     "population size (as umda, seed 000 §4.5: 60)"},
+    {"population", &P::population, 8, 1e6, "population size (as umda, seed 000 §4.5: 60)"},
     {"tournament", &P::tournament, 1, 64,
-     "tournament size of the selection (Očenášek & Schwarz 2002 select by tournament; 8 is "
-     "ours, measured on seed 002 Table 2)"},
+     "tournament size of the selection (tournament selection as in Pelikan's hBOA; 8 is ours, "
+     "measured on seed 002 Table 2)"},
     {"selection", &P::selection, 0.01, 1,
      "share of the population selected by tournament as the model's data"},
     {"offspring", &P::offspring, 0.01, 1,
      "share of the population sampled from the model each generation and offered to the "
-     "restricted tournament replacement (Očenášek & Schwarz 2002: half, 0.5)"},
+     "restricted tournament replacement (ours: half, as UMDA renews the worse half)"},
     {"window", &P::window, 0, 1e6,
      "restricted tournament replacement window: members a new chromosome meets, the most "
      "similar of which it may replace (Harik 1995; 0: min(genes, population/20), hBOA's rule)"},
@@ -245,23 +244,26 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
       const auto i = static_cast<std::size_t>(g);
       auto& keys = values[i];
       keys.clear();
-      for (const int m : selected) keys.push_back(gene_key(population[static_cast<std::size_t>(m)], i));
+      for (const int m : selected)
+        keys.push_back(gene_key(population[static_cast<std::size_t>(m)], i));
       std::sort(keys.begin(), keys.end());
       keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
       data.arity[i] = static_cast<std::int32_t>(keys.size());
       for (int r = 0; r < n_selected; ++r)
         data.columns[i][static_cast<std::size_t>(r)] = static_cast<std::int32_t>(
-            std::lower_bound(keys.begin(), keys.end(),
-                             gene_key(population[static_cast<std::size_t>(
-                                          selected[static_cast<std::size_t>(r)])],
-                                      i)) -
+            std::lower_bound(
+                keys.begin(), keys.end(),
+                gene_key(
+                    population[static_cast<std::size_t>(selected[static_cast<std::size_t>(r)])],
+                    i)) -
             keys.begin());
     });
     // 2. The network: a random topological order, one tree per gene.
     std::vector<int> order(static_cast<std::size_t>(genes));
     std::iota(order.begin(), order.end(), 0);
     for (int k = genes - 1; k > 0; --k)
-      std::swap(order[static_cast<std::size_t>(k)], order[static_cast<std::size_t>(rng.below(k + 1))]);
+      std::swap(order[static_cast<std::size_t>(k)],
+                order[static_cast<std::size_t>(rng.below(k + 1))]);
     const mboa::Model model = mboa::Model::learn(data, std::move(order), settings, pool);
 
     if (climb == 0) {

@@ -52,9 +52,8 @@ struct Grower {
   }
   // A leaf's score from its size and the sum of its terms.
   double score(std::int32_t m, double terms) const {
-    return settings.metric == Metric::bd
-               ? lg(arity) - lg(m + arity) + terms
-               : terms - tables.xlogx[static_cast<std::size_t>(m)];
+    return settings.metric == Metric::bd ? lg(arity) - lg(m + arity) + terms
+                                         : terms - tables.xlogx[static_cast<std::size_t>(m)];
   }
 
   struct Split {
@@ -69,7 +68,8 @@ struct Grower {
     Split best;
     const auto m = static_cast<std::int32_t>(rows.size());
     double total_terms = 0.0;
-    for (const std::int32_t c : s.touched) total_terms += term(s.total[static_cast<std::size_t>(c)]);
+    for (const std::int32_t c : s.touched)
+      total_terms += term(s.total[static_cast<std::size_t>(c)]);
     const double parent = score(m, total_terms);
     const auto& mine = column(variable);
     for (const int j : parents) {
@@ -87,8 +87,9 @@ struct Grower {
           at += s.bucket[static_cast<std::size_t>(v)];
         }
         for (const std::int32_t r : rows)
-          s.sorted[static_cast<std::size_t>(s.offset[static_cast<std::size_t>(
-              theirs[static_cast<std::size_t>(r)])]++)] = mine[static_cast<std::size_t>(r)];
+          s.sorted[static_cast<std::size_t>(
+              s.offset[static_cast<std::size_t>(theirs[static_cast<std::size_t>(r)])]++)] =
+              mine[static_cast<std::size_t>(r)];
         at = 0;
         for (const std::int32_t v : s.distinct) {
           const std::int32_t size = s.bucket[static_cast<std::size_t>(v)];
@@ -164,8 +165,8 @@ struct Grower {
 }  // namespace
 
 int DecisionTree::leaf_count() const {
-  return static_cast<int>(std::count_if(nodes.begin(), nodes.end(),
-                                        [](const TreeNode& n) { return n.leaf(); }));
+  return static_cast<int>(
+      std::count_if(nodes.begin(), nodes.end(), [](const TreeNode& n) { return n.leaf(); }));
 }
 
 Model Model::learn(const Data& data, std::vector<int> order, const ModelSettings& settings,
@@ -176,7 +177,8 @@ Model Model::learn(const Data& data, std::vector<int> order, const ModelSettings
   const int n = data.variables();
   model.trees_.resize(static_cast<std::size_t>(n));
   std::vector<int> position(static_cast<std::size_t>(n));
-  for (int k = 0; k < n; ++k) position[static_cast<std::size_t>(model.order_[static_cast<std::size_t>(k)])] = k;
+  for (int k = 0; k < n; ++k)
+    position[static_cast<std::size_t>(model.order_[static_cast<std::size_t>(k)])] = k;
   const int max_arity = n == 0 ? 1 : *std::max_element(data.arity.begin(), data.arity.end());
   const Tables tables(data.rows, max_arity);
   std::vector<Scratch> scratch;
@@ -195,8 +197,8 @@ Model Model::learn(const Data& data, std::vector<int> order, const ModelSettings
     const int arity = data.arity[static_cast<std::size_t>(v)];
     const double per_leaf = settings.penalty * 0.5 * log_n *
                             (settings.metric == Metric::bic ? std::max(1, arity - 1) : 1);
-    Grower grower{data,  settings, tables, scratch[static_cast<std::size_t>(worker)],
-                  v,     std::move(parents), arity, per_leaf};
+    Grower grower{data, settings,           tables, scratch[static_cast<std::size_t>(worker)],
+                  v,    std::move(parents), arity,  per_leaf};
     model.trees_[static_cast<std::size_t>(v)] = grower.grow();
   });
   return model;

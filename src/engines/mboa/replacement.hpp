@@ -1,5 +1,5 @@
 // Restricted tournament replacement (Harik 1995, "Finding multimodal solutions using
-// restricted tournament selection"; the replacement of Pelikan's hBOA, §3.3, and of
+// restricted tournament selection"; the replacement of Pelikan's hBOA and of
 // MBOA, Očenášek & Schwarz 2002): each new individual in turn meets `window` members
 // drawn at random from the population and competes with the one most like it (fewest
 // differing variables); it takes that member's place when it is not worse. A new

@@ -1,5 +1,5 @@
-// Tournament selection of the individuals MBOA learns its model from (Očenášek & Schwarz
-// 2002 and Pelikan's hBOA both select by tournament): each selected index is the best of
+// Tournament selection of the individuals MBOA learns its model from (as in Pelikan's
+// hBOA, which selects by tournament): each selected index is the best of
 // `size` members drawn uniformly with replacement. Ties keep the first drawn.
 #pragma once
 
