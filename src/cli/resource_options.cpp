@@ -141,10 +141,13 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
       const auto it = request.options.params.find(name);
       return it != request.options.params.end() ? it->second : fallback;
     };
+    const auto workers = static_cast<int>(std::max(param("workers", 0), param("threads", 1)));
     const int population =
-        request.engine == "umda"   ? static_cast<int>(param("population", UmdaParams{}.population))
-        : request.engine == "mboa" ? 2 * static_cast<int>(param("population", MboaParams{}.population))
-                                   : 2 * std::max(1, static_cast<int>(std::max(param("workers", 0), param("threads", 1))));
+        request.engine == "umda"
+            ? static_cast<int>(param("population", UmdaParams{}.population))
+        : request.engine == "mboa"
+            ? 2 * static_cast<int>(param("population", MboaParams{}.population))
+            : 2 * std::max(1, workers);
     std::optional<int> evo_radius = radius;
     // As evo::effective_radius: the automatic radius 1 applies to all-to-all broadcasts
     // only; a single broadcast's genes have every processor as a candidate.

@@ -23,7 +23,8 @@ std::span<const ParamSpec<DistParams>> dist_param_table() { return kTable; }
 SolveOutcome solve_islands(const Problem& problem, SolveRequest request, const DistParams& params,
                            const MpiSession& session) {
   if (request.engine != "umda" && request.engine != "hgsa" && request.engine != "mboa")
-    throw Unsupported("only the evolutionary engines (umda, hgsa, mboa) run as islands", "--engine");
+    throw Unsupported("only the evolutionary engines (umda, hgsa, mboa) run as islands",
+                      "--engine");
   request.options.island = make_mpi_link(session, params);
   SolveOutcome out = solve_problem(problem, request);
   request.options.island.reset();
