@@ -16,8 +16,8 @@
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/island.hpp"
 #include "evolution_support.hpp"
-#include "mboa/categorical.hpp"
-#include "mboa/model.hpp"
+#include "evolution/mboa/categorical.hpp"
+#include "evolution/mboa/model.hpp"
 
 namespace ccsched {
 namespace {

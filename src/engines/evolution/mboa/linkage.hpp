@@ -16,8 +16,8 @@
 
 #include <vector>
 
-#include "../evolution/instance.hpp"
-#include "../evolution/parallel.hpp"
+#include "../instance.hpp"
+#include "../parallel.hpp"
 #include "ccsched/engines/engine.hpp"
 
 namespace ccsched::mboa {

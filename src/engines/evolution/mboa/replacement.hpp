@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "../evolution/rng.hpp"
+#include "../rng.hpp"
 
 namespace ccsched::mboa {
 

@@ -21,9 +21,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "../evolution/control.hpp"
-#include "../evolution/operators.hpp"
-#include "../evolution/parallel.hpp"
+#include "../control.hpp"
+#include "../operators.hpp"
+#include "../parallel.hpp"
 #include "ccsched/engines/island.hpp"
 #include "linkage.hpp"
 #include "model.hpp"

@@ -30,8 +30,8 @@
 #include <utility>
 #include <vector>
 
-#include "../evolution/parallel.hpp"
-#include "../evolution/rng.hpp"
+#include "../parallel.hpp"
+#include "../rng.hpp"
 
 namespace ccsched::mboa {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../evolution/rng.hpp"
+#include "../rng.hpp"
 
 namespace ccsched::mboa {
 
