@@ -1,11 +1,24 @@
 #!/usr/bin/env python3
 """The seeds' evolutionary experiments with ccsched's own engines: success rate over R runs
 (seeds 1..R) and mean time of the successful runs at the paper's step count, next to the
-paper's success rate (seed 001 Table 5) and time (seed 000 Table 7, seed 001 Table 6).
+paper's success rate (seed 001 Table 5) and time (seed 000 Table 7, seed 001 Table 6), and
+seed 002 Table 2's M-to-N cells on the fat Octagon at the paper's upper bounds (MBOA's).
 
-    python3 bench/evolutionary.py [--binary build/release/ccsched] [--engines umda,hgsa]
-        [--runs 10] [--cap 30] [--budget 2400] [--tables ddn,min1,min3] [--only SPEC]
+    python3 bench/evolutionary.py [--binary build/release/ccsched] [--engines mboa,umda,hgsa]
+        [--runs 10] [--cap 30] [--budget 2400] [--tables mton,ddn,min1,min3] [--only SPEC]
         [--out bench/results/evolutionary.md]
+
+Besides the table of cells, the report shows every table side by side in the seeds' own
+layout (a row per network, a column per collective, as seed 000 Tables 6/7 and seed 001
+Tables 5/6; seed 002 Table 2's rows are its sender/receiver sets): in each cell the
+paper's steps and time or rate, then each engine's successes/runs and mean time.
+
+Seed 002 Table 2 does not say which 8 of the 16 processors are meant; we take one
+processor of every router (0, 2, ..., 14: `fat:octagon,2` numbers router u's processors
+2u and 2u+1), "the other 8" the second processor of every router. With these sets our
+lower bounds are the paper's except "8 to other 8" MNS (8, paper 10) and "all 16 to all
+16" MNS (16, paper 15); halves of the ring (0..7, 8..15) would give 11 for "8 to other 8"
+MNS, above the paper's upper bound of 10, so they cannot be the paper's sets.
 
 Each cell is one `ccsched solve SPEC --cc KIND --engine E --steps T --runs R --stall 0
 --time-limit L --json` call (T = the step count the paper reached). The per-run time limit
@@ -39,6 +52,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 KINDS = ["OAB", "AAB", "OAS", "AAS"]
+FIRST = ",".join(str(2 * u) for u in range(8))        # one processor of every router
+SECOND = ",".join(str(2 * u + 1) for u in range(8))   # the other one
+EVERY = ",".join(str(v) for v in range(16))
+# Seed 002 Table 2's rows: (label, senders, receivers).
+MTON_SETS = {"8 to the same 8": (FIRST, FIRST), "8 to other 8": (FIRST, SECOND),
+             "8 to all 16": (FIRST, EVERY), "all 16 to all 16": (EVERY, EVERY)}
 
 # Seed 001 Table 5 (success rate in %, 10 runs) and Table 6 (mean time of successful
 # runs), per topology, in the order OAB, AAB, OAS, AAS.
@@ -97,6 +116,14 @@ def fbtree_roots(p):
 def cells(ref, tables):
     """(table, spec, extra args, kind, paper steps text, paper success %, paper time text)."""
     out = []
+    if "mton" in tables:
+        table = ref["mton_fat_octagon_table2"]
+        for label, (senders, receivers) in MTON_SETS.items():
+            for kind in ("MNB", "MNS"):
+                # The upper bound with minimal routing: the number before any note.
+                value = table["upper"][label][kind]
+                extra = ["--ports", "1", "--senders", senders, "--receivers", receivers]
+                out.append(("002 T2", "fat:octagon,2", extra, kind, value, None, None, label))
     if "ddn" in tables:
         for row in ref["ddn_table6"]["rows"]:
             spec = row["spec"]
@@ -106,7 +133,8 @@ def cells(ref, tables):
                 extra = list(ports)
                 if spec == "kautz:3,3" and kind == "OAS":
                     extra += ["--routing", "nonminimal:1"]  # the paper's asterisk
-                out.append(("000 T6/T7", spec, extra, kind, value, None, row["time"][kind]))
+                out.append(("000 T6/T7", spec, extra, kind, value, None, row["time"][kind],
+                            spec + (" " + " ".join(ports) if ports else "")))
     for table, key in (("min1", "min_table1_unidirectional"), ("min3", "min_table3_bidirectional")):
         if table not in tables:
             continue
@@ -120,9 +148,10 @@ def cells(ref, tables):
                 if isinstance(value, list):
                     p = int(spec.split(":")[1])
                     for root, v in zip(fbtree_roots(p), value):
-                        out.append((label, spec, ["--root", str(root)], kind, v, success, paper_time))
+                        out.append((label, spec, ["--root", str(root)], kind, v, success,
+                                    paper_time, f"{spec} --root {root}"))
                 else:
-                    out.append((label, spec, [], kind, value, success, paper_time))
+                    out.append((label, spec, [], kind, value, success, paper_time, spec))
     return out
 
 
@@ -159,11 +188,11 @@ def fmt_seconds(s):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=os.path.join(ROOT, "build/release/ccsched"))
-    ap.add_argument("--engines", default="umda,hgsa")
+    ap.add_argument("--engines", default="mboa,umda,hgsa")
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--cap", type=float, default=30.0, help="longest time limit per run (s)")
     ap.add_argument("--budget", type=float, default=2400.0, help="wall-clock budget (s)")
-    ap.add_argument("--tables", default="ddn,min1,min3")
+    ap.add_argument("--tables", default="mton,ddn,min1,min3")
     ap.add_argument("--only", default="", help="substring filter on the network spec")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "evolutionary.md"))
     args = ap.parse_args()
@@ -176,11 +205,16 @@ def main():
     lines = [
         "| " + " | ".join(header) + " |", "| " + " | ".join(["---"] * len(header)) + " |"]
     skipped = []
+    matrix = {}  # table -> row label -> kind -> [paper text, {engine: cell text}]
     start = time.monotonic()
     load_start = os.getloadavg()[0]
-    for table, spec, extra, kind, value, success, paper_time in todo:
+    for table, spec, extra, kind, value, success, paper_time, row_label in todo:
+        steps = reached_steps(value)
+        paper_cell = f"{value}" + (f", {paper_time}" if paper_time else "") + \
+            (f", {success}%" if success is not None else "")
+        slot = matrix.setdefault(table, {}).setdefault(row_label, {}).setdefault(
+            kind, [paper_cell, {}])
         for engine in engines:
-            steps = reached_steps(value)
             name = " ".join([spec] + extra)
             if time.monotonic() - start > args.budget:
                 skipped.append(f"{engine} {name} {kind}")
@@ -214,6 +248,8 @@ def main():
                     met = "open (cap)"
                 else:
                     met = "no"
+            slot[1][engine] = (ours if not ours.startswith("error") else "error") + \
+                (f" {mean} s" if mean != "-" else "")
             cells_md = [table, name, kind, str(steps), engine,
                         "-" if success is None else f"{success}%", ours, paper_time or "-",
                         fmt_seconds(target), mean, total, f"{limit:g}", met]
@@ -235,6 +271,24 @@ def main():
                 f"load average {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at the "
                 f"end\n\n")
         f.write("\n".join(lines) + "\n")
+        f.write("\n## Side by side, in the seeds' layout\n\nEach cell: the paper's steps "
+                "(and time, success rate), then per engine successes/runs at those steps and "
+                "the mean engine time of the successful runs.\n")
+        for table, rows in matrix.items():
+            kinds = [k for k in ("MNB", "MNS") + tuple(KINDS)
+                     if any(k in cellsof for cellsof in rows.values())]
+            f.write(f"\n### {table}\n\n| network | " + " | ".join(kinds) + " |\n")
+            f.write("|---" * (len(kinds) + 1) + "|\n")
+            for row_label, cellsof in rows.items():
+                texts = []
+                for k in kinds:
+                    if k not in cellsof:
+                        texts.append("")
+                        continue
+                    paper, ours_by_engine = cellsof[k]
+                    texts.append("<br>".join([f"paper {paper}"] + [
+                        f"{e} {t}" for e, t in ours_by_engine.items()]))
+                f.write(f"| {row_label} | " + " | ".join(texts) + " |\n")
         if skipped:
             f.write(f"\nnot run (budget of {args.budget:g} s spent): " + "; ".join(skipped) + "\n")
         f.write(f"\ntotal wall time: {elapsed:.1f} s\n")

@@ -19,6 +19,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/hgsa.hpp"
+#include "ccsched/engines/mboa.hpp"
 #include "ccsched/engines/umda.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/tables.hpp"
@@ -62,7 +63,9 @@ struct SolveOptions {
   std::set<std::string> island_names;
 };
 
-bool is_evolutionary(const std::string& engine) { return engine == "umda" || engine == "hgsa"; }
+bool is_evolutionary(const std::string& engine) {
+  return engine == "umda" || engine == "hgsa" || engine == "mboa";
+}
 
 // One --<name> option per entry of the UMDA and HGSA tables (STYLE.md rule 5: the tables
 // feed --help); a name both engines know gets one option whose help names both.
@@ -92,6 +95,7 @@ void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
   };
   collect("umda", umda_param_table());
   collect("hgsa", hgsa_param_table());
+  collect("mboa", mboa_param_table());
   for (const auto& name : order) {
     std::string help;
     for (const auto& [engines, text] : entries[name].helps)
@@ -99,7 +103,7 @@ void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
     o.values[name] = 0;
     o.given[name] = cmd->add_option("--" + name, o.values[name], help)
                         ->type_name(entries[name].integer ? "INT" : "NUM")
-                        ->group("Evolutionary engines (umda, hgsa)");
+                        ->group("Evolutionary engines (umda, hgsa, mboa)");
   }
 #ifdef CCSCHED_HAVE_DIST
   for (const auto& spec : dist::dist_param_table()) {
@@ -110,7 +114,7 @@ void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
                                     fmt::format("{} [default {}]", spec.help,
                                                 format_param(default_value(spec))))
                         ->type_name("INT")
-                        ->group("Islands under mpirun (umda, hgsa)");
+                        ->group("Islands under mpirun (umda, hgsa, mboa)");
   }
 #endif
 }
@@ -120,7 +124,7 @@ void collect_parameters(const SolveOptions& o, ParamValues& engine, ParamValues&
   for (const auto& [name, option] : o.given) {
     if (option->count() == 0) continue;
     if (!is_evolutionary(o.engine))
-      throw InvalidParameter("applies only to --engine umda or hgsa", "--" + name);
+      throw InvalidParameter("applies only to --engine umda, hgsa or mboa", "--" + name);
     (o.island_names.count(name) ? islands : engine)[name] = o.values.at(name);
   }
 }
@@ -256,7 +260,7 @@ void run_solve(const SolveOptions& o) {
   dist::DistParams island_params;
   if (dist::launched_by_mpirun()) {
     if (!is_evolutionary(o.engine))
-      throw Unsupported("under mpirun only --engine umda or hgsa run as islands", "--engine");
+      throw Unsupported("under mpirun only --engine umda, hgsa or mboa run as islands", "--engine");
     apply_params(island_params, dist::dist_param_table(), island_values, "islands");
     session = std::make_unique<dist::MpiSession>();
   }
@@ -332,7 +336,7 @@ void add_solve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "design a schedule with the fewest steps");
   add_problem_options(cmd, options->problem);
   add_resource_options(cmd, options->resources);
-  cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa")
+  cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa | mboa")
       ->capture_default_str();
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T");
   cmd->add_option("--time-limit", options->time_limit,

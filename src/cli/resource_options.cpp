@@ -11,6 +11,7 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/hgsa.hpp"
+#include "ccsched/engines/mboa.hpp"
 #include "ccsched/engines/resources.hpp"
 #include "ccsched/engines/umda.hpp"
 
@@ -130,18 +131,23 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
           memory_refusal("the SAT encoding for " + std::to_string(steps) + " step(s)", need,
                          limit,
                          "try minimal routing, a --radius, an evolutionary engine (--engine "
-                         "umda or hgsa), --engine greedy, or a larger --max-memory"),
+                         "umda, hgsa or mboa), --engine greedy, or a larger --max-memory"),
           "--max-memory");
-  } else if (request.engine == "umda" || request.engine == "hgsa") {
-    // UMDA keeps a population; HGSA one current and one candidate solution per worker.
+  } else if (request.engine == "umda" || request.engine == "hgsa" || request.engine == "mboa") {
+    // UMDA keeps a population; HGSA one current and one candidate solution per worker;
+    // MBOA its population, up to as many new chromosomes and the model's coded data (less
+    // than a third of a chromosome per selected one): twice its population.
     auto param = [&](const char* name, double fallback) {
       const auto it = request.options.params.find(name);
       return it != request.options.params.end() ? it->second : fallback;
     };
+    const auto workers = static_cast<int>(std::max(param("workers", 0), param("threads", 1)));
     const int population =
         request.engine == "umda"
             ? static_cast<int>(param("population", UmdaParams{}.population))
-            : 2 * std::max(1, static_cast<int>(std::max(param("workers", 0), param("threads", 1))));
+        : request.engine == "mboa"
+            ? 2 * static_cast<int>(param("population", MboaParams{}.population))
+            : 2 * std::max(1, workers);
     std::optional<int> evo_radius = radius;
     // As evo::effective_radius: the automatic radius 1 applies to all-to-all broadcasts
     // only; a single broadcast's genes have every processor as a candidate.

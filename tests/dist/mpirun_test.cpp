@@ -1,4 +1,4 @@
-// End to end: `mpirun --oversubscribe -np 3 ccsched solve ... --engine umda|hgsa` runs one
+// End to end: `mpirun --oversubscribe -np 3 ccsched solve ... --engine umda|hgsa|mboa` runs one
 // island per rank on this 2-core machine, writes one valid schedule, and the same seed
 // on the same number of ranks writes the same schedule.
 #include <gtest/gtest.h>
@@ -70,13 +70,13 @@ TEST_P(Islands, ThreeRanksGiveOneValidReproducibleSchedule) {
   EXPECT_EQ(texts[0], texts[1]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, Islands, ::testing::Values("umda", "hgsa"));
+INSTANTIATE_TEST_SUITE_P(Engines, Islands, ::testing::Values("umda", "hgsa", "mboa"));
 
 // Under mpirun only the evolutionary engines run as islands; others are refused clearly.
 TEST(IslandsCli, OtherEnginesAreRefused) {
   const CommandRun r = run(mpirun(2) + " solve petersen --cc OAB --engine sat");
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.output.find("only --engine umda or hgsa"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("only --engine umda, hgsa or mboa"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 //     BoundOptions::direct_scatter <= D*; optimal_within "direct delivery" only when
 //     steps == D*;
 //   * lower_bounds() on its own: every bound <= T*;
-//   * the greedy schedule verifies and has steps >= T*; on every fifth problem UMDA and HGSA
+//   * the greedy schedule verifies and has steps >= T*; on every fifth problem UMDA, HGSA and MBOA
 //     at T* too (verify, never below T*, same seed same schedule);
 //   * the tool refuses ("cannot reach") only where the oracle finds no route either, and
 //     never schedules what the oracle calls unreachable.
@@ -211,10 +211,10 @@ int check(const RandomProblem& rp, int index, Tally& tally, std::vector<std::str
 
   // The evolutionary engines on a subsample, asked for T*.
   if (solved && index % 5 == 0) {
-    for (const std::string name : {"umda", "hgsa"}) {
+    for (const std::string name : {"umda", "hgsa", "mboa"}) {
       EngineOptions options;
       options.seed = static_cast<std::uint64_t>(index) + 1;
-      options.params = {{"generations", name == "umda" ? 100.0 : 40.0}};
+      options.params = {{"generations", name == "hgsa" ? 40.0 : 100.0}};
       EngineResult first, second;
       try {
         first = make_engine(name, options)->solve(p, paths, best, Budget(3.0 * testing::kSlow));
@@ -284,7 +284,7 @@ TEST(CrossCheck, EveryClaimAgainstTheOracle) {
     for (const auto& f : found) text << "    " << f << "\n";
     text << "    reproduce: " << rp.command(dir) << " --engine sat\n";
     // Findings of another engine: that engine alone, asked for the oracle's optimum.
-    for (const std::string engine : {"greedy", "umda", "hgsa"})
+    for (const std::string engine : {"greedy", "umda", "hgsa", "mboa"})
       for (const auto& f : found)
         if (f.rfind(engine, 0) == 0) {
           text << "    reproduce (" << engine << "): " << rp.command(dir) << " --engine " << engine

@@ -137,7 +137,7 @@ class EvolutionLimits : public ::testing::Test {
 
 TEST_F(EvolutionLimits, EnginesStopWhileBuildingTheInstance) {
   const PathSet paths(problem_.topology, problem_.model, limits_);
-  for (const std::string engine : {"umda", "hgsa"}) {
+  for (const std::string engine : {"umda", "hgsa", "mboa"}) {
     SCOPED_TRACE(engine);
     const auto e = make_engine(engine, EngineOptions{});
     const double limit = 0.5 * kSlow;

@@ -50,7 +50,7 @@ class MpiSession {
   int size_ = 1;
 };
 
-// solve_problem with this rank as one island (request.engine must be umda or hgsa; the
+// solve_problem with this rank as one island (request.engine must be umda, hgsa or mboa; the
 // island's seed is request.options.seed mixed with its rank). Collective: every rank
 // must call it with the same problem and request; every rank returns the same outcome.
 SolveOutcome solve_islands(const Problem& problem, SolveRequest request, const DistParams& params,

@@ -1,9 +1,10 @@
-// The hook through which an evolutionary engine (umda, hgsa) takes part in an island
-// model (docs/ARCHITECTURE.md, `dist`; docs/EVOLUTIONARY.md). The engines know nothing of MPI: every `interval()`
-// generations (UMDA) or epochs (HGSA) they call `meet` with a view of their population,
-// and the link — implemented over MPI in the `dist` module — decides what migrates and
-// whether everyone stops. Meetings are collective and happen at the same generation on
-// every island, so a fixed seed and island count give the same schedule on every run.
+// The hook through which an evolutionary engine (umda, hgsa, mboa) takes part in an island
+// model (docs/ARCHITECTURE.md, `dist`; docs/EVOLUTIONARY.md). The engines know nothing of
+// MPI: every `interval()` generations (UMDA, MBOA) or epochs (HGSA) they call `meet` with a
+// view of their population, and the link — implemented over MPI in the `dist` module —
+// decides what migrates and whether everyone stops. Meetings are collective and happen at
+// the same generation on every island, so a fixed seed and island count give the same
+// schedule on every run.
 #pragma once
 
 #include <cstddef>

@@ -6,13 +6,14 @@
 #include "ccsched/engines/engine.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/hgsa.hpp"
+#include "ccsched/engines/mboa.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/engines/umda.hpp"
 
 namespace ccsched {
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"greedy", "sat", "umda", "hgsa"};
+  static const std::vector<std::string> names{"greedy", "sat", "umda", "hgsa", "mboa"};
   return names;
 }
 
@@ -21,8 +22,9 @@ std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& 
   if (name == "sat") return std::make_unique<SatEngine>(options);
   if (name == "umda") return std::make_unique<UmdaEngine>(options);
   if (name == "hgsa") return std::make_unique<HgsaEngine>(options);
+  if (name == "mboa") return std::make_unique<MboaEngine>(options);
   throw InvalidParameter(
-      "unknown engine '" + std::string(name) + "' (known: auto, greedy, sat, umda, hgsa)",
+      "unknown engine '" + std::string(name) + "' (known: auto, greedy, sat, umda, hgsa, mboa)",
       "--engine");
 }
 

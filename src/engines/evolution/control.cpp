@@ -101,6 +101,28 @@ std::uint64_t RunControl::seed() const {
   return options_.seed + (l ? 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(l->island()) : 0);
 }
 
+std::optional<EngineResult> RunControl::meet(const Problem& problem, const Instance& inst,
+                                             std::vector<Genome>& population,
+                                             std::optional<std::size_t> found, bool expired,
+                                             Workspace& ws, const Heuristics& h) const {
+  PopulationView view;
+  for (const auto& g : population) view.fitness.push_back(g.fitness);
+  view.genes = [&](std::size_t i) { return population[i].flatten(inst); };
+  const Meeting meeting = link()->meet(view, {found, gave_up(), expired});
+  if (meeting.stop) {
+    if (!meeting.winner) return result_unknown(meeting.budget_exhausted);
+    Genome winner;
+    winner.unflatten(inst, *meeting.winner);
+    return result_feasible(decode(problem, inst, winner, engine_, options_.seed));
+  }
+  for (const auto& [index, migrant] : meeting.immigrants) {
+    Rng rng(seed(), {static_cast<std::uint64_t>(generation_), 0xfffffffULL, index});
+    population[index].unflatten(inst, migrant.genes);
+    evaluate(inst, population[index], ws, rng, h);
+  }
+  return std::nullopt;
+}
+
 EngineResult RunControl::result_feasible(Schedule schedule) const {
   EngineResult r;
   r.status = SolveStatus::feasible;

@@ -15,6 +15,7 @@
 #include "ccsched/engines/island.hpp"
 #include "genome.hpp"
 #include "instance.hpp"
+#include "operators.hpp"
 
 namespace ccsched::evo {
 
@@ -90,6 +91,15 @@ class RunControl {
   }
   // The seed of this island's random streams.
   std::uint64_t seed() const;
+
+  // A meeting of a population-based engine (UMDA, MBOA) with its islands, when one is due:
+  // offers the population (`found`: a zero-conflict member's index), and returns the
+  // run's result when the islands stop; otherwise the immigrants are in `population`,
+  // evaluated (in `ws`), and the result is empty.
+  std::optional<EngineResult> meet(const Problem& problem, const Instance& inst,
+                                   std::vector<Genome>& population,
+                                   std::optional<std::size_t> found, bool expired, Workspace& ws,
+                                   const Heuristics& h) const;
 
   EngineResult result_feasible(Schedule schedule) const;
   EngineResult result_unknown(bool budget_exhausted) const;

@@ -4,6 +4,7 @@
 //   acceleration.cpp  the k-port injection heuristic for scatter (seed 000 §4.4)
 //   restoration.cpp   broadcast-tree restoration step by step, with the receiver radius
 //                     and postponement past full ports (seed 000 §4.4)
+//   mutation.cpp      the mutation and climbing moves of a new UMDA or MBOA chromosome
 //   moves.cpp         mutation / Metropolis moves: path changes, the time-slot swap that
 //                     replaces mutation for scatter (seed 000 §4.4), source and step
 //                     changes for broadcast — all evaluated incrementally, with undo
@@ -86,5 +87,11 @@ bool move(const Instance& inst, Genome& genome, Workspace& ws, Rng& rng, const H
           bool directed);
 void undo(const Instance& inst, Genome& genome, Workspace& ws);
 inline void commit(Workspace& ws) { ws.journal.clear(); }
+
+// A new chromosome's mutation (UMDA, MBOA): `moves` moves kept whatever they do (uniformly
+// random for a walker, else directed as `h` says), then up to `climb` moves, each undone
+// if it adds conflicts. `child` must be evaluated in ws.occ; sets child.fitness.
+void mutate(const Instance& inst, Genome& child, Workspace& ws, Rng& rng, const Heuristics& h,
+            int moves, int climb, bool walker);
 
 }  // namespace ccsched::evo

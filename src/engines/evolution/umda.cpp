@@ -202,22 +202,10 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       if (expired) return control.result_unknown(true);
       if (control.gave_up()) return control.result_unknown(false);
     } else if (control.meeting_due()) {
-      PopulationView view;
-      for (const auto& g : population) view.fitness.push_back(g.fitness);
-      view.genes = [&](std::size_t i) { return population[i].flatten(inst); };
-      const Meeting meeting = control.link()->meet(
-          view, {found ? std::optional<std::size_t>(0) : std::nullopt, control.gave_up(), expired});
-      if (meeting.stop) {
-        if (!meeting.winner) return control.result_unknown(meeting.budget_exhausted);
-        evo::Genome winner;
-        winner.unflatten(inst, *meeting.winner);
-        return control.result_feasible(evo::decode(problem, inst, winner, "umda", options_.seed));
-      }
-      for (const auto& [index, migrant] : meeting.immigrants) {
-        evo::Rng rng(seed, {generation, 0xfffffffULL, index});
-        population[index].unflatten(inst, migrant.genes);
-        evo::evaluate(inst, population[index], spaces[0], rng, h);
-      }
+      if (auto stopped = control.meet(problem, inst, population,
+                                      found ? std::optional<std::size_t>(0) : std::nullopt,
+                                      expired, spaces[0], h))
+        return std::move(*stopped);
       sort_by_fitness(population);
     }
     if (found || expired) continue;  // on an island: wait for the next meeting
@@ -262,26 +250,8 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       }
       const bool hard = rng.chance(params_.hard_ports);
       evo::evaluate(inst, child, ws, rng, h, hard && !walk);
-      if (child.fitness > 0 && (walk || rng.chance(params_.mutation))) {
-        // The conflict list describes the workspace's previous chromosome: start afresh.
-        ws.conflicts.reset();
-        // The seeds' mutation: moves kept whatever they do. A walker's is a uniformly
-        // random move: a directed one would be undone by the climb that follows (the way
-        // back is as good), and the walk would go round in a circle.
-        for (int m = 0; m < params_.mutation_moves && ws.occ.conflicts() > 0; ++m)
-          evo::move(inst, child, ws, rng, h, h.directed && !walk);
-        evo::commit(ws);
-        // Stalled: a short downhill/sideways walk (ours, see climb-moves).
-        for (int m = 0; m < climb && ws.occ.conflicts() > 0; ++m) {
-          const std::int64_t before = ws.occ.conflicts();
-          evo::move(inst, child, ws, rng, h, h.directed);
-          if (ws.occ.conflicts() > before)
-            evo::undo(inst, child, ws);
-          else
-            evo::commit(ws);
-        }
-        child.fitness = ws.occ.conflicts();
-      }
+      if (child.fitness > 0 && (walk || rng.chance(params_.mutation)))
+        evo::mutate(inst, child, ws, rng, h, params_.mutation_moves, climb, walk);
     });
     if (cut.load()) return control.result_unknown(true);
     for (std::size_t c = 0; c < walkers.size(); ++c) walkers[c] = children[c];
