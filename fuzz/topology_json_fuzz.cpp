@@ -1,4 +1,5 @@
-// libFuzzer entry point for the ccsched-topology/1 JSON reader: read, and round-trip whatever is
+// libFuzzer entry point for the .json topology reader (ccsched-topology/1 and NetworkX
+// node-link, io_node_link.cpp): read, and round-trip whatever is
 // accepted (fuzz/targets.cpp). An escaping exception aborts and is reported as a crash.
 #include <cstddef>
 #include <cstdint>

@@ -16,6 +16,9 @@ packages=(
   libsimgrid-dev
   # hardening: libFuzzer targets of the readers (scripts/fuzz.sh, the `fuzz` preset)
   clang-14 libclang-rt-14-dev
+  # python: the `ccsched` module (pybind11), its pytest suite with NetworkX graphs, and the
+  # worked example of docs/PYTHON.md, which draws with matplotlib; the doc examples' runner
+  pybind11-dev python3-dev python3-pytest python3-networkx python3-matplotlib
 )
 
 missing=()

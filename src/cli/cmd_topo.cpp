@@ -21,7 +21,8 @@ void run_list() {
   for (const auto& s : spec_catalogue())
     out += fmt::format("{:<{}}  {}\n", s.syntax, width, s.description);
   out += fmt::format("{:<{}}  {}\n", "FILE", width,
-                     "a topology file: .json, .dot, .gv, .edges or .anynet");
+                     "a topology file: .json (ccsched or NetworkX node-link), .dot, .gv, .edges "
+                     "or .anynet");
   write_output("", out);
 }
 
@@ -105,9 +106,12 @@ void add_topo_command(CLI::App& app) {
     std::string network, format, output;
   };
   auto export_args = std::make_shared<ExportArgs>();
-  auto* exp = topo->add_subcommand("export", "write a network as json, dot, edges or anynet");
+  auto* exp = topo->add_subcommand("export",
+                                   "write a network as json, dot, edges, anynet or node-link");
   exp->add_option("network", export_args->network, "spec string or topology file")->required();
-  exp->add_option("--format", export_args->format, "json | dot | edges | anynet")->required();
+  exp->add_option("--format", export_args->format,
+                  "json | dot | edges | anynet | node-link (NetworkX)")
+      ->required();
   exp->add_option("-o,--output", export_args->output, "output file (default: stdout)");
   exp->callback([export_args] {
     run_export(export_args->network, export_args->format, export_args->output);

@@ -579,6 +579,8 @@ bool has_file_extension(std::string_view text) {
   return false;
 }
 
+}  // namespace
+
 // Every processor must reach every other one (through switches if need be); otherwise no
 // collective over all processors exists. One forward and one backward search from the
 // first processor decide it.
@@ -616,8 +618,6 @@ void check_processors_strongly_connected(const Topology& t, const std::string& w
                                      t.display_name(p), t.display_name(root)),
                          where);
 }
-
-}  // namespace
 
 const std::vector<SpecInfo>& spec_catalogue() {
   static const std::vector<SpecInfo> catalogue = {

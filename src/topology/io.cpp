@@ -63,8 +63,10 @@ TopologyFormat parse_topology_format(std::string_view text) {
   if (text == "dot") return TopologyFormat::dot;
   if (text == "edges") return TopologyFormat::edges;
   if (text == "anynet") return TopologyFormat::anynet;
+  if (text == "node-link") return TopologyFormat::node_link;
   throw InvalidParameter(
-      fmt::format("unknown topology format '{}' (expected json, dot, edges or anynet)", text),
+      fmt::format("unknown topology format '{}' (expected json, dot, edges, anynet or node-link)",
+                  text),
       "--format");
 }
 
@@ -78,6 +80,8 @@ std::string write_topology(const Topology& t, TopologyFormat format) {
       return detail::write_edges(t);
     case TopologyFormat::anynet:
       return detail::write_anynet(t);
+    case TopologyFormat::node_link:
+      return detail::write_node_link(t);
   }
   return {};
 }
@@ -93,6 +97,8 @@ Topology read_topology(std::string_view text, TopologyFormat format, std::string
       return detail::read_edges(text, w);
     case TopologyFormat::anynet:
       return detail::read_anynet(text, w);
+    case TopologyFormat::node_link:
+      return detail::read_node_link(text, w);
   }
   return Topology{};
 }

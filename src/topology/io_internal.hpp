@@ -2,6 +2,7 @@
 // io_dot.cpp, io_edges.cpp, io_anynet.cpp), dispatched by io.cpp.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,17 @@ namespace ccsched::detail {
 
 std::string write_json(const Topology& t);
 Topology read_json(std::string_view text, const std::string& where);
+
+// Parses JSON text; malformed text throws InvalidInput("malformed JSON: ...", where).
+nlohmann::json parse_json(std::string_view text, const std::string& where);
+
+// NetworkX node-link JSON (io_node_link.cpp). read_json hands a document to
+// node_link_from_json when is_node_link says it is one (no "format", "nodes" and "links"
+// or "edges"), so every .json topology path reads both.
+bool is_node_link(const nlohmann::json& doc);
+Topology node_link_from_json(const nlohmann::json& doc, const std::string& where);
+std::string write_node_link(const Topology& t);
+Topology read_node_link(std::string_view text, const std::string& where);
 
 std::string write_dot(const Topology& t);
 Topology read_dot(std::string_view text, const std::string& where);

@@ -79,10 +79,9 @@ std::string write_json(const Topology& t) {
   return out;
 }
 
-Topology read_json(std::string_view text, const std::string& where) {
-  json doc;
+json parse_json(std::string_view text, const std::string& where) {
   try {
-    doc = json::parse(text.begin(), text.end());
+    return json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {
     // parse_error, and out_of_range for a number that overflows a double (fuzz find:
     // "4444...E4244444444"). nlohmann's message starts with "[json.exception.parse_error.101] ";
@@ -91,6 +90,12 @@ Topology read_json(std::string_view text, const std::string& where) {
     if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InvalidInput("malformed JSON: " + what, where);
   }
+}
+
+Topology read_json(std::string_view text, const std::string& where) {
+  const json doc = parse_json(text, where);
+  // A .json file without "format" that has nodes and links is NetworkX node-link JSON.
+  if (is_node_link(doc)) return node_link_from_json(doc, where);
   if (!doc.is_object()) fail(where, "(top level)", "expected a JSON object");
   const auto& format = require(doc, "format", where, "");
   if (!format.is_string()) fail(where, "format", "expected a string");

@@ -56,4 +56,9 @@ std::optional<Family> family_of(const Topology& t);
 // connected (a network where some processor cannot reach another is refused).
 Topology load_topology(std::string_view spec_or_path);
 
+// The check load_topology makes, for networks built otherwise (the Python module's
+// NetworkX graphs): throws InvalidInput at `where` when the network has no processors or
+// some processor cannot reach another.
+void check_processors_strongly_connected(const Topology& t, const std::string& where);
+
 }  // namespace ccsched
