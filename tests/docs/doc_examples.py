@@ -6,7 +6,8 @@ In a fenced code block, a line starting with "$ " is a command and the lines aft
 to the next command or the end of the block, are what it prints (stdout, then stderr, as a
 terminal shows them when nothing is interleaved). A line "..." stands for any number of
 lines. Times in seconds ("0.01 s", "3.2s") are masked on both sides, so they never fail a
-comparison. Every file runs in a fresh empty folder, its commands in order, so an example
+comparison. A command ending in the shell comment "# lines in any order" (parallel ranks
+printing) is compared with both sides sorted. Every file runs in a fresh empty folder, its commands in order, so an example
 can read the files that earlier ones wrote (`-o schedule.json`); `ccsched` is the build's.
 
     doc_examples.py --binary build/release/ccsched README.md docs/COST.md     # check
@@ -26,6 +27,7 @@ import sys
 import tempfile
 
 ELLIPSIS = "..."
+ANY_ORDER = "# lines in any order"
 # Volatile parts: wall-clock times in seconds as the commands print them.
 TIME = re.compile(r"\b\d+(?:\.\d+)?(?: ?)s\b")
 
@@ -122,37 +124,45 @@ def align(explicit, actual):
 
 def regenerate(expected, actual):
     """The new shown output: what the command prints, with the old "..." elisions kept
-    where they stood (lines the old output showed are shown again, new lines next to shown
-    ones are added, lines under an elision stay elided)."""
+    where they stood. The shown lines between two elisions are a run of printed lines; the
+    run is placed where its lines best match the printed ones (align), widened by the shown
+    lines that no longer match (a table row whose numbers changed) and by new lines inside
+    it (an added summary line), so an example keeps its shape: head, "...", tail."""
     if not any(line.strip() == ELLIPSIS for line in expected):
         return list(actual)
-    explicit = [k for k, line in enumerate(expected) if line.strip() != ELLIPSIS]
-    pairs = align([expected[k] for k in explicit], actual)
-    at = {k: pairs[n] for n, k in enumerate(explicit)}
-    out = []
-    position = 0        # next printed line not yet shown or elided
-    elided = False      # an "..." since the last shown line
+    runs = [[]]
     for k, line in enumerate(expected):
         if line.strip() == ELLIPSIS:
-            elided = True
-            continue
-        j = at[k]
-        if j is None or j < position:
-            continue    # the line is gone
-        if elided:
-            if j > position:
-                out.append(ELLIPSIS)
+            if runs[-1]:
+                runs.append([])
         else:
-            out.extend(actual[position:j])
-        out.append(actual[j])
-        position = j + 1
-        elided = False
-    if position < len(actual):
-        if elided or expected[-1].strip() == ELLIPSIS:
+            runs[-1].append(k)
+    if not runs[-1]:
+        runs.pop()
+    lead = expected[0].strip() == ELLIPSIS
+    trail = expected[-1].strip() == ELLIPSIS
+    explicit = [k for run in runs for k in run]
+    pairs = dict(zip(explicit, align([expected[k] for k in explicit], actual)))
+    out = []
+    position = 0
+    for number, run in enumerate(runs):
+        matched = [(i, pairs[k]) for i, k in enumerate(run) if pairs[k] is not None]
+        if matched:
+            lo = matched[0][1] - matched[0][0]
+            hi = matched[-1][1] + 1 + (len(run) - 1 - matched[-1][0])
+        else:
+            lo, hi = position, position + len(run)
+        if number == 0 and not lead:
+            lo = 0
+        if number == len(runs) - 1 and not trail:
+            hi = len(actual)
+        lo = min(max(lo, position), len(actual))
+        hi = min(max(hi, lo), len(actual))
+        if number > 0 or lead:
             out.append(ELLIPSIS)
-        else:
-            out.extend(actual[position:])
-    elif elided and not out:
+        out.extend(actual[lo:hi])
+        position = hi
+    if trail:
         out.append(ELLIPSIS)
     return out
 
@@ -175,7 +185,10 @@ def process(path, binary, update):
     try:
         for example in found:
             actual = run(example.command, folder, env)
-            if matches(example.expected, actual):
+            if example.command.rstrip().endswith(ANY_ORDER):
+                if sorted(map(mask, actual)) == sorted(map(mask, example.expected)):
+                    continue
+            elif matches(example.expected, actual):
                 continue
             differing += 1
             if update:
