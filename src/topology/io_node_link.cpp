@@ -6,8 +6,9 @@
 //
 // NetworkX 3.4 may write "edges" instead of "links"; either is read. Node ids may be any
 // JSON value (NetworkX writes tuples as arrays); a node's name in ccsched is the id itself
-// for a string, its decimal form for an integer, and its compact JSON for anything else.
-// Ids 0..n-1 in order give unlabelled nodes. An undirected link is two channels; parallel
+// for a string, its decimal form for an integer, and its compact JSON for anything else. A
+// node whose id is the integer of its position in "nodes" is unlabelled (named by its id);
+// every other node is labelled by its name. An undirected link is two channels; parallel
 // links of a multigraph are one. `kind` ("processor", the default, or "switch") and the
 // graph's `faults` ([[source, target], ...], channels out of service) are ccsched's own
 // attributes; NetworkX keeps them as plain attributes. docs/TOPOLOGIES.md, "NetworkX".
@@ -89,7 +90,7 @@ Topology node_link_from_json(const json& doc, const std::string& where) {
   // Ids are matched by name: 3 and "3" would be one node in ccsched, so both is an error.
   std::map<std::string, NodeId> by_name;
   std::vector<std::string> names;
-  bool plain = true;  // ids are the integers 0..n-1 in order: no labels
+  std::vector<bool> plain;  // the id is the integer of the node's position: no label
   for (std::size_t i = 0; i < nodes->size(); ++i) {
     const auto key = fmt::format("nodes[{}]", i);
     const json& node = (*nodes)[i];
@@ -99,7 +100,7 @@ Topology node_link_from_json(const json& doc, const std::string& where) {
     std::string name = name_of(*id, where, key + ".id");
     if (by_name.count(name))
       fail(where, key + ".id", fmt::format("duplicate node id {}", id->dump()));
-    plain = plain && id->is_number_integer() && id->get<long long>() == static_cast<long long>(i);
+    plain.push_back(id->is_number_integer() && id->get<long long>() == static_cast<long long>(i));
     NodeKind kind = NodeKind::processor;
     if (const auto k = node.find("kind"); k != node.end()) {
       if (!k->is_string() || (*k != "processor" && *k != "switch"))
@@ -110,8 +111,8 @@ Topology node_link_from_json(const json& doc, const std::string& where) {
     names.push_back(name);
     t.add_node(kind);
   }
-  if (!plain)
-    for (NodeId v = 0; v < t.node_count(); ++v) t.set_label(v, names[v]);
+  for (NodeId v = 0; v < t.node_count(); ++v)
+    if (!plain[v]) t.set_label(v, names[v]);
 
   const auto endpoint = [&](const json& link, const char* end, const std::string& key) {
     const auto it = link.find(end);
@@ -171,9 +172,9 @@ Topology read_node_link(std::string_view text, const std::string& where) {
 }
 
 std::string write_node_link(const Topology& t) {
-  // Node ids: the names when the network has labels, the integers otherwise, so that
-  // node_link_graph rebuilds the nodes `ccsched` prints. An undirected network writes each
-  // link once.
+  // Node ids: a node's label, or its integer id when it has none, so that node_link_graph
+  // rebuilds the nodes `ccsched` prints and the reader gives back the same labels. An
+  // undirected network writes each link once.
   const bool labelled = t.has_labels();
   if (labelled) {
     std::map<std::string, NodeId> seen;
@@ -185,7 +186,7 @@ std::string write_node_link(const Topology& t) {
                           "node-link");
   }
   using ojson = nlohmann::ordered_json;
-  const auto id = [&](NodeId v) { return labelled ? ojson(t.display_name(v)) : ojson(v); };
+  const auto id = [&](NodeId v) { return t.label(v).empty() ? ojson(v) : ojson(t.label(v)); };
   const bool directed = t.directed();
   ojson doc;
   doc["directed"] = directed;
