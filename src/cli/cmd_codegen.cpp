@@ -9,12 +9,14 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ccsched/codegen/mpi.hpp"
 #include "ccsched/codegen/msccl.hpp"
 #include "ccsched/codegen/toolchain.hpp"
 #include "ccsched/core/error.hpp"
+#include "ccsched/cost/size_range.hpp"
 #include "ccsched/cost/units.hpp"
 #include "commands.hpp"
 #include "output.hpp"
@@ -40,6 +42,7 @@ struct MscclCliOptions {
   std::string protocol = "Simple";
   std::string min_bytes = "0";
   std::string max_bytes = "0";
+  std::string t0, t1, th = "0", tc;  // a time model: the size range the schedule is best for
   SizeLimits limits;
 };
 
@@ -84,7 +87,43 @@ void run_msccl(const MscclCliOptions& o) {
   options.protocol = o.protocol;
   options.min_bytes = parse_bytes(o.min_bytes, "--min-bytes");
   options.max_bytes = parse_bytes(o.max_bytes, "--max-bytes");
+  const bool timed = !o.t0.empty() || !o.t1.empty();
+  if (timed && (o.t0.empty() || o.t1.empty()))
+    throw InvalidParameter("a time model needs both --t0 and --t1",
+                           o.t0.empty() ? "--t0" : "--t1");
+  if (timed && (options.min_bytes != 0 || options.max_bytes != 0))
+    throw InvalidParameter("give either --min-bytes/--max-bytes or a time model (--t0, --t1)",
+                           "--min-bytes");
+  LinearModel model;
+  if (timed) {
+    model.t0 = parse_time(o.t0, "--t0");
+    model.t1 = parse_time_per_byte(o.t1, "--t1");
+    model.th = parse_time(o.th, "--th");
+    if (!o.tc.empty()) model.tc = parse_time_per_byte(o.tc, "--tc");
+  }
   const Schedule s = read_verified_schedule(o.file, o.limits, "an MSCCL algorithm");
+  if (timed) {
+    // cost/size_range.hpp: the sizes where the schedule beats the ring algorithms.
+    const SizeRange range = best_size_range(s, model);
+    if (range.empty)
+      throw Unsupported(fmt::format("under this time model the schedule is slower than {} at "
+                                    "every size; without --t0/--t1 it is written for every size",
+                                    range.baseline),
+                        "codegen msccl");
+    const std::int64_t k = msccl_size_multiplier(s);
+    options.min_bytes = range.min_bytes * k;
+    options.max_bytes = range.max_bytes ? *range.max_bytes * k : 0;
+    const auto span = [](std::int64_t lo, std::optional<std::int64_t> hi) {
+      return hi ? fmt::format("{}..{} B", lo, *hi) : fmt::format("{} B and up", lo);
+    };
+    options.size_note = fmt::format(
+        "Sizes: {} of the whole buffer ({} per {}), where the schedule is faster than {} "
+        "under t0 = {} us, t1 = {:.6g} us/B.",
+        span(options.min_bytes, range.max_bytes ? std::optional(options.max_bytes) : std::nullopt),
+        span(range.min_bytes, range.max_bytes),
+        is_reduction(s.collective) ? "input vector" : "message", range.baseline,
+        format_us(model.t0), model.t1 * 1e6);
+  }
   write_output(o.output, generate_msccl_xml(s, options));
 }
 
@@ -124,6 +163,12 @@ void add_codegen_command(CLI::App& app) {
       ->capture_default_str();
   x->add_option("--max-bytes", msccl->max_bytes, "largest size (0: no limit)")
       ->capture_default_str();
+  x->add_option("--t0", msccl->t0,
+                "with --t1, a time model: minBytes/maxBytes become the sizes where the schedule "
+                "beats the ring algorithms (docs/CODEGEN.md)");
+  x->add_option("--t1", msccl->t1, "time per byte or bandwidth of the time model");
+  x->add_option("--th", msccl->th, "per-hop delay of the time model (default 0)");
+  x->add_option("--tc", msccl->tc, "reductions: time to add a byte (default 0)");
   add_size_options(x, msccl->limits);
   x->callback([msccl] { run_msccl(*msccl); });
 }

@@ -39,8 +39,15 @@
 // guarantees holds only if the transport follows the schedule's paths; steps are not
 // globally synchronized (no barrier in MSCCL); the root of a rooted collective is fixed
 // (MSCCL does not check the root when it picks an algorithm); combined transfers become
-// one send per message; the executor's limits (256 steps per thread block, 32 send and 32
-// receive peers per channel, 32 channels) are checked and reported as Unsupported.
+// one send per message; the executor's limits (64 steps per thread block, 32 send and 32
+// receive peers per channel, 32 channels, 128 thread blocks per GPU; msccl.cpp cites each)
+// are checked and reported as Unsupported.
+//
+// minBytes/maxBytes: the runtime's scheduler picks the algorithm for a call of nBytes
+// bytes when minBytes <= nBytes and (maxBytes == 0 or nBytes <= maxBytes), nBytes being
+// the whole buffer (msccl_size_multiplier times the schedule's message size); outside the
+// range it runs its own algorithms. `ccsched codegen msccl --t0 --t1` writes the range the
+// schedule is faster in (cost/size_range.hpp); without a time model, every size (0, 0).
 #pragma once
 
 #include <cstdint>
@@ -55,7 +62,13 @@ struct MscclOptions {
   std::string protocol = "Simple";  // Simple | LL | LL128
   std::int64_t min_bytes = 0;       // the executor picks the algorithm for sizes in
   std::int64_t max_bytes = 0;       // [min_bytes, max_bytes]; 0 = no upper limit
+  std::string size_note;            // why that range (the leading comment); "" = default
 };
+
+// The runtime's nBytes per byte of the schedule's message (reductions: of the input
+// vector): the number of ranks for allgather (AAB) and alltoall (AAS), whose nBytes is the
+// whole output or input buffer; 1 otherwise.
+std::int64_t msccl_size_multiplier(const Schedule& s);
 
 // Throws Unsupported for collectives other than OAB, AAB, OAS, AOG, AAS (or ones whose
 // senders and receivers are not all processors, where MSCCL needs them), and when an
