@@ -342,7 +342,8 @@ def solve(network, cc, *, ports=None, root=None, senders=None, receivers=None, b
     ``messages`` (a file) for PERM and CUSTOM.
 
     ``engine``: "auto", "sat", "greedy", "umda" or "hgsa"; ``steps``: answer for exactly
-    this step count; ``time_limit`` (seconds) returns the best schedule found by then;
+    this step count; ``time_limit`` (seconds; None: none up to 256 processors, 45 s above)
+    returns the best schedule found by then;
     ``relay_time_limit`` bounds the scatters' search with relays; ``seed`` fixes every
     random choice (same seed, same schedule).
 
