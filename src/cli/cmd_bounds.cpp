@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ccsched/bounds/bounds.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/routing/path_set.hpp"
 #include "commands.hpp"
 #include "problem_options.hpp"
@@ -67,15 +68,17 @@ nlohmann::ordered_json to_json(const Problem& p, const BoundReport& report, bool
 
 void print_text(const Problem& p, const BoundReport& report, bool direct) {
   const auto& t = p.topology;
-  fmt::print("network:    {} ({} processors, {} switches, {} channels{})\n",
-             t.name().empty() ? std::string("(unnamed)") : t.name(), t.processor_count(),
-             t.switch_count(), t.channel_count(),
+  fmt::print("network:    {} ({}, {}, {}{})\n",
+             t.name().empty() ? std::string("(unnamed)") : t.name(),
+             plural(t.processor_count(), "processor"), plural(t.switch_count(), "switch"),
+             plural(t.channel_count(), "channel"),
              t.fault_records().empty()
                  ? std::string()
-                 : fmt::format(", {} faulty channels removed", t.fault_records().size()));
-  fmt::print("collective: {}, {} senders, {} receivers, {} messages\n",
-             to_string(p.collective.kind), p.collective.senders.size(),
-             p.collective.receivers.size(), p.collective.messages.size());
+                 : fmt::format(", {} removed", plural(t.fault_records().size(), "faulty channel")));
+  fmt::print("collective: {}, {}, {}, {}\n", to_string(p.collective.kind),
+             plural(p.collective.senders.size(), "sender"),
+             plural(p.collective.receivers.size(), "receiver"),
+             plural(p.collective.messages.size(), "message"));
   fmt::print("model:      {}, {}, {}{}\n", ports_text(p.model), to_string(p.model.switching),
              routing_text(p.model), p.model.combining ? ", combining" : "");
   fmt::print("delivery:   {}\n\n",
@@ -88,7 +91,7 @@ void print_text(const Problem& p, const BoundReport& report, bool direct) {
                b.argument);
     fmt::print("  {:<{}}       source: {}\n", "", width, b.source);
   }
-  fmt::print("\nbest lower bound: {} step{}\n", report.best, report.best == 1 ? "" : "s");
+  fmt::print("\nbest lower bound: {}\n", plural(report.best, "step"));
 }
 
 void run_bounds(const BoundsOptions& o) {

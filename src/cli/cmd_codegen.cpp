@@ -2,7 +2,8 @@
 //   mpi    a standalone C program using MPI (rank r = processor r) that performs the
 //          schedule with real data and checks it; --build compiles it with mpicc, --run
 //          also runs it with mpirun on P ranks and exits with its status;
-//   msccl  the MSCCL algorithm XML of a broadcast, allgather, scatter, gather or alltoall.
+//   msccl  the MSCCL algorithm XML of a broadcast, allgather, scatter, gather or alltoall,
+//          or of an allreduce, reduce_scatter or reduce (docs/CODEGEN.md).
 // The schedule must pass `verify`; past --max-transfers (20,000) it is refused before
 // anything is written (size_limits.hpp). docs/CODEGEN.md.
 #include <fmt/core.h>
@@ -60,11 +61,22 @@ void require_extension(const std::string& path, const std::string& ext, const ch
 void run_mpi(const MpiCliOptions& o) {
   require_extension(o.output, ".c", "MPI programs");
   const std::int64_t bytes = parse_bytes(o.bytes, "--bytes");
-  if (bytes < 4 || bytes % 4 != 0 || bytes / 4 > (1 << 28))
-    throw InvalidParameter("messages are arrays of 4-byte ints: give a positive multiple of 4",
+  // The program holds every message it sends and receives in memory, as ints; 2^28 of
+  // them (1 GiB) per message keeps the counts of MPI calls and the buffers within reach.
+  constexpr std::int64_t kMaxBytes = std::int64_t{4} << 28;
+  if (bytes < 4 || bytes % 4 != 0)
+    throw InvalidParameter(fmt::format("'{}': messages are arrays of 4-byte ints; give a "
+                                       "positive multiple of 4",
+                                       o.bytes),
+                           "--bytes");
+  if (bytes > kMaxBytes)
+    throw InvalidParameter(fmt::format("'{}' ({} bytes) is more than the largest message the "
+                                       "program sends, 1 GiB (268435456 ints)",
+                                       o.bytes, bytes),
                            "--bytes");
   if ((o.build || o.run) && written_through(o.output))
     throw InvalidParameter("--build and --run need a file to compile", "-o");
+  check_output(o.output);
   const Schedule s = read_verified_schedule(o.file, o.limits, "an MPI program");
   MpiProgramOptions options;
   options.elements = static_cast<int>(bytes / 4);
@@ -101,6 +113,7 @@ void run_msccl(const MscclCliOptions& o) {
     model.th = parse_time(o.th, "--th");
     if (!o.tc.empty()) model.tc = parse_time_per_byte(o.tc, "--tc");
   }
+  check_output(o.output);
   const Schedule s = read_verified_schedule(o.file, o.limits, "an MSCCL algorithm");
   if (timed) {
     // cost/size_range.hpp: the sizes where the schedule beats the ring algorithms.
@@ -140,7 +153,7 @@ void add_codegen_command(CLI::App& app) {
                                 "standalone C/MPI program performing the schedule with "
                                 "real data and checking every rank's result");
   m->add_option("file", mpi->file, "schedule document (ccsched-schedule/1 JSON)")->required();
-  m->add_option("-o,--output", mpi->output, "prog.c (or - for stdout)")->required();
+  add_output_option(m, mpi->output, "prog.c (or - for stdout)")->required();
   m->add_option("--bytes", mpi->bytes, "bytes per message (a multiple of 4)")
       ->capture_default_str();
   m->add_flag("--barrier", mpi->barrier, "MPI_Barrier after every step (default of the program)");
@@ -154,9 +167,11 @@ void add_codegen_command(CLI::App& app) {
   auto msccl = std::make_shared<MscclCliOptions>();
   auto* x = cmd->add_subcommand("msccl",
                                 "MSCCL algorithm XML (broadcast OAB, allgather AAB, "
-                                "scatter OAS, gather AOG, alltoall AAS)");
+                                "scatter OAS, gather AOG, alltoall AAS; the reductions "
+                                "allreduce ALLREDUCE, reduce_scatter REDUCESCATTER and reduce "
+                                "REDUCE over every processor; not SCAN)");
   x->add_option("file", msccl->file, "schedule document (ccsched-schedule/1 JSON)")->required();
-  x->add_option("-o,--output", msccl->output, "algo.xml (or - for stdout)")->required();
+  add_output_option(x, msccl->output, "algo.xml (or - for stdout)")->required();
   x->add_option("--name", msccl->name, "algorithm name (default ccsched_<kind>_<network>)");
   x->add_option("--protocol", msccl->protocol, "Simple | LL | LL128")->capture_default_str();
   x->add_option("--min-bytes", msccl->min_bytes, "smallest size the runtime should use it for")

@@ -6,14 +6,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/faults/sweep.hpp"
 #include "ccsched/render/html.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 #include "problem_options.hpp"
 #include "resource_options.hpp"
@@ -46,17 +49,6 @@ struct FaultsOptions {
   std::string html;  // --html FILE: the table as a self-contained HTML page too
 };
 
-std::vector<std::string> split(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::size_t start = 0;
-    for (std::size_t comma; (comma = item.find(',', start)) != std::string::npos; start = comma + 1)
-      if (comma > start) out.push_back(item.substr(start, comma - start));
-    if (start < item.size()) out.push_back(item.substr(start));
-  }
-  return out;
-}
-
 std::string cell_text(const FaultCell& c) {
   if (c.steps < 0) return c.note.empty() ? "-" : "-";
   // 'd': proven optimal with direct delivery only (the seeds' model), not with relays.
@@ -67,15 +59,40 @@ std::string cell_text(const FaultCell& c) {
                      c.degraded ? "*" : "");
 }
 
+// A row the sweep computed: some cell has a result, or the fault cut the network apart.
+// Rows past the time limit are listed with empty cells and are not counted as swept.
+bool swept(const FaultRow& row) {
+  return !row.connected || std::any_of(row.cells.begin(), row.cells.end(), [](const FaultCell& c) {
+           return c.steps >= 0 || c.lower_bound > 0;
+         });
+}
+
+// What the sweep covered, for the headers: "18 single-link faults and 153 pairs", or
+// "5 of 18 single-link faults" when the time limit cut it short.
+std::string swept_faults(const FaultSweep& sweep, std::size_t links, bool double_faults) {
+  std::size_t singles = 0, pairs = 0;
+  for (const auto& row : sweep.rows) {
+    if (!swept(row)) continue;
+    if (row.faults.size() == 1) ++singles;
+    if (row.faults.size() == 2) ++pairs;
+  }
+  const std::size_t all_pairs = links * (links - (links > 0 ? 1 : 0)) / 2;
+  const auto of = [](std::size_t done, std::size_t total) {
+    return done == total ? std::string() : fmt::format("{} of ", done);
+  };
+  std::string text = of(singles, links) + plural(links, "single-link fault");
+  if (double_faults) text += " and " + of(pairs, all_pairs) + plural(all_pairs, "pair");
+  return text;
+}
+
 // The degradation table as a page of the render module (same style as `render`'s report).
 void write_faults_html(const std::string& path, const Topology& t, const FaultSweep& sweep,
-                       bool double_faults) {
+                       const std::string& faults) {
   TableReport report;
   report.title = fmt::format("Link faults on {}", t.name().empty() ? "a network" : t.name());
   report.summary = {{"network", t.name()},
                     {"collectives", fmt::format("{}", fmt::join(sweep.kinds, ", "))},
-                    {"faults", fmt::format("{} single-link faults{}", sweep.rows.size() - 1,
-                                           double_faults ? " and pairs" : "")},
+                    {"faults", faults},
                     {"fault diameter", std::to_string(sweep.fault_diameter)},
                     {"complete", sweep.complete ? "yes" : "no: the time limit cut the sweep"}};
   report.header = {"link", "diameter"};
@@ -101,17 +118,26 @@ void write_faults_html(const std::string& path, const Topology& t, const FaultSw
 void run_faults(const FaultsOptions& o) {
   if (!o.html.empty() && !o.html.ends_with(".html") && !o.html.ends_with(".htm"))
     throw InvalidParameter("the HTML table goes to a .html file", "--html");
-  const Topology t = apply_faults(load_topology(o.problem.network), split(o.problem.faults));
+  // Before the sweep: a table that cannot be written would be lost.
+  check_output(o.html);
+  const Topology t = apply_faults(load_topology(o.problem.network), split_list(o.problem.faults));
   FaultSweepRequest request;
-  for (const auto& k : split(o.kinds)) request.kinds.push_back(parse_collective_kind(k));
+  for (const auto& k : split_list(o.kinds)) request.kinds.push_back(parse_collective_kind(k));
   if (request.kinds.empty()) throw InvalidParameter("no collective given", "--cc");
   if (!o.problem.root.empty()) request.collective.root = o.problem.root;
-  request.collective.senders = split(o.problem.senders);
-  request.collective.receivers = split(o.problem.receivers);
+  request.collective.senders = split_list(o.problem.senders);
+  request.collective.receivers = split_list(o.problem.receivers);
+  if (o.problem.shift) {
+    if (std::find(request.kinds.begin(), request.kinds.end(), CollectiveKind::PERM) ==
+        request.kinds.end())
+      throw InvalidParameter("only PERM takes a shift, and --cc has no PERM", "--shift");
+    request.collective.shift = *o.problem.shift;
+  }
   apply_model_options(o.problem, t, request.model);
-  const auto links = split(o.links);
+  const auto links = split_list(o.links);
   if (!(links.empty() || (links.size() == 1 && links[0] == "all")))
     for (const auto& text : links) request.links.push_back({parse_fault(t, text), text});
+  for (const auto kind : request.kinds) refuse_combining(request.model, kind, o.engine);
   request.double_faults = o.double_faults;
   request.solve.engine = o.engine;
   request.solve.time_limit = o.cell_time_limit;
@@ -145,7 +171,10 @@ void run_faults(const FaultsOptions& o) {
     throw;
   }
   std::signal(SIGINT, previous);
-  if (!o.html.empty()) write_faults_html(o.html, t, sweep, o.double_faults);
+  const std::string faults = swept_faults(
+      sweep, request.links.empty() ? network_links(t).size() : request.links.size(),
+      o.double_faults);
+  if (!o.html.empty()) write_faults_html(o.html, t, sweep, faults);
 
   if (o.json) {
     nlohmann::json j;
@@ -170,8 +199,7 @@ void run_faults(const FaultsOptions& o) {
     if (g_interrupted.load()) throw ExitStatus{130};
     return;
   }
-  fmt::print("network {}: {} single-link faults{}; fault diameter {}\n", t.name(),
-             sweep.rows.size() - 1, o.double_faults ? " and pairs" : "", sweep.fault_diameter);
+  fmt::print("network {}: {}; fault diameter {}\n", t.name(), faults, sweep.fault_diameter);
   std::size_t width = 8;
   for (const auto& row : sweep.rows) width = std::max(width, row.name.size() + 2);
   fmt::print("{:<{}}{:>5}", "link", width, "diam");
@@ -199,18 +227,31 @@ void add_faults_command(CLI::App& app) {
   add_problem_options(cmd, options->problem, /*with_cc=*/false);
   add_resource_options(cmd, options->resources);
   cmd->add_option("--cc", options->kinds, "collectives, comma list (e.g. OAB,AAB,OAS,AAS)")->required();
-  cmd->add_option("--links", options->links, "all (default) or a comma list of links U-V");
+  cmd->add_option("--links", options->links,
+                  "all (default) or a comma list of links U-V (labels with commas, such as "
+                  "\"(7,0)-(7,7)\", stay whole)");
   cmd->add_flag("--double", options->double_faults, "also every pair of faulty links");
   cmd->add_flag("--json", options->json, "print the table as JSON");
   cmd->add_option("--engine", options->engine, "auto | sat | greedy")->capture_default_str();
-  cmd->add_option("--cell-time-limit", options->cell_time_limit, "seconds per cell")->capture_default_str();
+  cmd->add_option("--cell-time-limit", options->cell_time_limit, "seconds per cell")
+      ->check(seconds_check(false))
+      ->capture_default_str();
   cmd->add_option("--relay-time-limit", options->relay_time_limit,
                   "seconds per scatter cell for the relay search (0: direct delivery only)")
-      ->check(kSeconds)
+      ->check(seconds_check(true))
       ->capture_default_str();
-  cmd->add_option("--time-limit", options->time_limit, "seconds for the whole sweep");
-  cmd->add_option("--seed", options->seed, "random seed")->capture_default_str();
-  cmd->add_option("--html", options->html, "also write the table as a self-contained HTML page");
+  cmd->add_option("--time-limit", options->time_limit, "seconds for the whole sweep")
+      ->check(seconds_check(false));
+  cmd->add_option("--seed", options->seed, "random seed")
+      ->check(seed_check())
+      ->capture_default_str();
+  cmd->add_option("--html", options->html, "also write the table as a self-contained HTML page")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return text.empty() ? std::string("expected a file name, got an empty one")
+                                : std::string();
+          },
+          "FILE"));
   cmd->callback([options] { run_faults(*options); });
 }
 

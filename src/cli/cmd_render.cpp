@@ -48,6 +48,7 @@ void run_render(const RenderCliOptions& o) {
                                        ext),
                            o.output);
   if (o.columns < 0) throw InvalidParameter("must not be negative", "--columns");
+  check_output(o.output);
   RenderOptions render;
   render.layout = parse_layout_engine(o.layout);
   render.columns = o.columns;
@@ -73,7 +74,7 @@ void add_render_command(CLI::App& app) {
       "draw a schedule: one picture per step (.svg) or a self-contained HTML report "
       "(.html) with summary, table, pictures and step-through buttons");
   cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
-  cmd->add_option("-o,--output", options->output, "steps.svg or report.html")->required();
+  add_output_option(cmd, options->output, "steps.svg or report.html")->required();
   cmd->add_option("--layout", options->layout,
                   "Graphviz engine: auto (circo for rings, neato for other direct networks, dot "
                   "for multistage networks and trees) | neato | circo | dot | fdp | twopi")

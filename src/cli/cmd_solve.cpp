@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <set>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/hgsa.hpp"
 #include "ccsched/engines/mboa.hpp"
@@ -24,6 +26,7 @@
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/tables.hpp"
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "output.hpp"
 #include "problem_options.hpp"
 #include "resource_options.hpp"
@@ -148,6 +151,27 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
   const auto& t = problem.topology;
   if (o.json) {
     nlohmann::ordered_json j;
+    j["network"] = {{"name", t.name()},
+                    {"processors", t.processor_count()},
+                    {"switches", t.switch_count()},
+                    {"channels", t.channel_count()}};
+    const Collective& c = problem.collective;
+    j["collective"] = {{"kind", to_string(c.kind)}};
+    if (is_reduction(c)) {
+      j["collective"]["senders"] = c.senders.size();
+      j["collective"]["receivers"] = c.receivers.size();
+      j["collective"]["blocks"] = c.blocks;
+    } else {
+      j["collective"]["messages"] = c.messages.size();
+    }
+    const Model& m = problem.model;
+    j["model"] = {{"ports", m.ports ? nlohmann::ordered_json(*m.ports) : "all"},
+                  {"switching", to_string(m.switching)},
+                  {"routing", to_string(m.routing)}};
+    if (m.routing == Routing::nonminimal) j["model"]["extra_hops"] = m.extra_hops;
+    j["model"]["combining"] = m.combining;
+    j["engine"] = out.schedule && out.schedule->solver ? out.schedule->solver->engine : o.engine;
+    j["seed"] = seed;
     j["status"] = to_string(out.status);
     j["steps"] = out.schedule ? out.schedule->steps : -1;
     j["lower_bound"] = out.lower_bound;
@@ -160,16 +184,17 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
     fmt::print("{}\n", j.dump());
     return;
   }
-  fmt::print("network      {} ({} processors, {} switches, {} channels)\n", t.name(),
-             t.processor_count(), t.switch_count(), t.channel_count());
+  fmt::print("network      {} ({}, {}, {})\n", t.name(),
+             plural(t.processor_count(), "processor"), plural(t.switch_count(), "switch"),
+             plural(t.channel_count(), "channel"));
   if (is_reduction(problem.collective))
-    fmt::print("collective   {}, {} senders, {} receivers, {} block{}\n",
-               to_string(problem.collective.kind), problem.collective.senders.size(),
-               problem.collective.receivers.size(), problem.collective.blocks,
-               problem.collective.blocks == 1 ? "" : "s");
+    fmt::print("collective   {}, {}, {}, {}\n", to_string(problem.collective.kind),
+               plural(problem.collective.senders.size(), "sender"),
+               plural(problem.collective.receivers.size(), "receiver"),
+               plural(problem.collective.blocks, "block"));
   else
-    fmt::print("collective   {}, {} messages\n", to_string(problem.collective.kind),
-               problem.collective.messages.size());
+    fmt::print("collective   {}, {}\n", to_string(problem.collective.kind),
+               plural(problem.collective.messages.size(), "message"));
   fmt::print("model        {}\n", describe_model(problem.model));
   const auto best = std::find_if(out.bounds.bounds.begin(), out.bounds.bounds.end(),
                                  [&](const LowerBound& b) { return b.value == out.bounds.best; });
@@ -228,17 +253,21 @@ void print_runs(const SolveOptions& o, const std::vector<RunRecord>& runs) {
     return;
   }
   for (const auto& r : runs)
-    fmt::print("run seed {:<6} {:>5} steps  {:>9.3f} s  {}\n", r.seed,
+    fmt::print("run seed {:<6} {:>5} {:<5}  {:>9.3f} s  {}\n", r.seed,
                r.outcome.schedule ? std::to_string(r.outcome.schedule->steps) : "-",
+               r.outcome.schedule ? noun_for(r.outcome.schedule->steps, "step") : "steps",
                r.outcome.seconds, success(r.outcome) ? "success" : "failure");
-  fmt::print("success      {}/{} runs ({:.0f} %) reached {} steps; mean time of successful runs "
+  fmt::print("success      {}/{} ({:.0f} %) reached {}; mean time of successful runs "
              "{:.3f} s\n",
-             successes, runs.size(), rate,
-             o.steps > 0 ? std::to_string(o.steps) : std::string("the lower bound"), mean);
+             successes, plural(runs.size(), "run"), rate,
+             o.steps > 0 ? plural(o.steps, "step") : std::string("the lower bound"), mean);
 }
 
 void run_solve(const SolveOptions& o) {
   const Problem problem = build_problem(o.problem);
+  // Before the search: a result that cannot be written would be lost.
+  check_output(o.output);
+  refuse_combining(problem.model, problem.collective.kind, o.engine);
   SolveRequest request;
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
@@ -252,7 +281,6 @@ void run_solve(const SolveOptions& o) {
   if (o.radius > 0) request.options.radius = o.radius;
   ParamValues island_values;
   collect_parameters(o, request.options.params, island_values);
-  if (o.runs < 1) throw InvalidParameter("must be at least 1", "--runs");
   plan_resources(problem, memory_limit(o.resources), request);  // refuses what cannot fit
 
 #ifdef CCSCHED_HAVE_DIST
@@ -271,13 +299,21 @@ void run_solve(const SolveOptions& o) {
 
   const bool show_progress = speaker && !o.quiet && (o.progress || stderr_is_terminal());
   if (show_progress)
-    request.options.progress = [](const ProgressInfo& p) {
+    request.options.progress = [start = std::chrono::steady_clock::now(),
+                                limit = request.time_limit](const ProgressInfo& p) {
+      // The whole run's clock, not the engine's: the user's limit covers all of it.
+      const double total =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::string line = fmt::format("{}: trying {}, ", p.engine, plural(p.steps, "step"));
       if (p.best >= 0)
-        fmt::print(stderr, "\r{}: T={} {}={} best={} elapsed={:.1f}s   ", p.engine, p.steps,
-                   p.engine == "hgsa" ? "epoch" : "generation", p.conflicts, p.best, p.elapsed);
+        line += fmt::format("{} {}, fewest conflicts {}", p.engine == "hgsa" ? "epoch" : "generation",
+                            p.conflicts, p.best);
       else
-        fmt::print(stderr, "\r{}: T={} conflicts={} elapsed={:.1f}s   ", p.engine, p.steps,
-                   p.conflicts, p.elapsed);
+        line += fmt::format("{}", plural(p.conflicts, "conflict"));
+      line += fmt::format("; {:.1f} s elapsed", total);
+      if (limit < 1e17) line += fmt::format(", {:.1f} s left", std::max(0.0, limit - total));
+      if (p.best_steps >= 0) line += fmt::format("; best so far {}", plural(p.best_steps, "step"));
+      fmt::print(stderr, "\r\033[K{}", line);
       std::fflush(stderr);
     };
   g_interrupted.store(false);
@@ -298,6 +334,9 @@ void run_solve(const SolveOptions& o) {
       if (!g_interrupted.load()) throw;
       break;
     }
+    // The document names the seed of the run, also when a design that draws no random
+    // number made the schedule and recorded none (the HTML report and `show` print it).
+    if (out.schedule && out.schedule->solver) out.schedule->solver->seed = request.options.seed;
     runs.push_back({request.options.seed, std::move(out)});
   }
   std::signal(SIGINT, previous);
@@ -338,27 +377,37 @@ void add_solve_command(CLI::App& app) {
   add_resource_options(cmd, options->resources);
   cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa | mboa")
       ->capture_default_str();
-  cmd->add_option("--steps", options->steps, "answer for exactly this step count T");
+  cmd->add_option("--steps", options->steps, "answer for exactly this step count T")
+      ->check(integer_check(1, kMaxInt));
   cmd->add_option("--time-limit", options->time_limit,
                   "seconds; the best schedule so far is returned (default: no limit up to 256 "
-                  "processors, 45 s above, so that large networks answer within a minute)");
+                  "processors, 45 s above, so that large networks answer within a minute)")
+      ->check(seconds_check(false));
   cmd->add_option("--relay-time-limit", options->relay_time_limit,
                   "scatters: seconds for the search with relays after the direct one (0: skip it; "
                   "the claim then stays 'optimal within direct delivery')")
-      ->check(kSeconds)
+      ->check(seconds_check(true))
       ->capture_default_str();
-  cmd->add_option("--seed", options->seed, "random seed (same seed, same schedule)")->capture_default_str();
+  cmd->add_option("--seed", options->seed, "random seed (same seed, same schedule)")
+      ->check(seed_check())
+      ->capture_default_str();
   cmd->add_option("--radius", options->radius,
                   "broadcasts: inform a node only from holders within this many hops "
-                  "(seed 000 §4.4; restricts the search, so no optimality proof by it)");
-  cmd->add_option("-o,--output", options->output, "write the schedule JSON here");
-  cmd->add_flag("--table", options->table, "print the schedule in the seeds' table layout");
-  cmd->add_flag("--json", options->json, "print the summary as JSON");
+                  "(seed 000 §4.4; restricts the search, so no optimality proof by it)")
+      ->check(integer_check(1, kMaxInt));
+  add_output_option(cmd, options->output, "write the schedule JSON here");
+  auto* table = cmd->add_flag("--table", options->table,
+                              "print the schedule in the seeds' table layout (not with --json)");
+  cmd->add_flag("--json", options->json,
+                "print the summary as JSON: the network, collective, model, engine and seed, "
+                "and the claims")
+      ->excludes(table);
   cmd->add_flag("--progress", options->progress, "show progress on stderr even when not a terminal");
   cmd->add_flag("--quiet", options->quiet, "no progress output");
   cmd->add_option("--runs", options->runs,
                   "repeat with seeds seed..seed+R-1 and report the success rate and the mean "
                   "time of successful runs (evolutionary engines)")
+      ->check(integer_check(1, kMaxInt))
       ->capture_default_str();
   add_engine_parameters(cmd, *options);
   cmd->callback([options] { run_solve(*options); });

@@ -8,6 +8,7 @@
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/invariants.hpp"
 #include "ccsched/topology/io.hpp"
+#include "ccsched/core/text.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -56,8 +57,8 @@ void run_info(const std::string& network, bool as_json, int exact_limit) {
   }
   std::string out;
   out += fmt::format("network        {}\n", t.name());
-  out += fmt::format("nodes          {} ({} processors, {} switches)\n", t.node_count(),
-                     inv.processors, inv.switches);
+  out += fmt::format("nodes          {} ({}, {})\n", t.node_count(),
+                     plural(inv.processors, "processor"), plural(inv.switches, "switch"));
   out += fmt::format("channels       {} ({})\n", inv.channels,
                      inv.directed ? "directed" : "undirected: every channel has its reverse");
   out += fmt::format("out-degree     {}..{}\n", inv.min_out_degree, inv.max_out_degree);
@@ -112,7 +113,7 @@ void add_topo_command(CLI::App& app) {
   exp->add_option("--format", export_args->format,
                   "json | dot | edges | anynet | node-link (NetworkX)")
       ->required();
-  exp->add_option("-o,--output", export_args->output, "output file (default: stdout)");
+  add_output_option(exp, export_args->output, "output file (default: stdout)");
   exp->callback([export_args] {
     run_export(export_args->network, export_args->format, export_args->output);
   });

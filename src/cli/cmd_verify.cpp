@@ -1,12 +1,13 @@
 // `ccsched verify FILE [--json]`: checks a schedule document against the validity rules
-// of FORMATS.md (the ten rules; R1-R3 for reductions). Prints "valid ..." or every
-// violation, one line each; exit status 0 valid, 1 invalid, 2 when the file cannot be read
-// as a schedule (main.cpp prints the one-line error). With --json: {"valid": bool,
-// "violations": [{rule, step, transfer, channel, node, message, block, text}]}, absent
-// fields as null; `rule` is the number 1..10 or the string "R1".."R3". Only the first
-// --max-violations (1,000; 0 for all) are printed, then how many more there are (with
-// --json: "omitted": N): a schedule broken throughout has millions (docs/RELIABILITY.md
-// "Limits").
+// of FORMATS.md (the ten rules; R1-R3 for reductions) and against its own claims (rule
+// "claims": a `lower_bound` above its steps, or `optimal` with steps above the bound).
+// Prints "valid ..." or every violation, one line each; exit status 0 valid, 1 invalid or
+// contradicted, 2 when the file cannot be read as a schedule (main.cpp prints the
+// one-line error). With --json: {"valid": bool, "violations": [{rule, step, transfer,
+// channel, node, message, block, text}]}, absent fields as null; `rule` is the number
+// 1..10 or the string "R1".."R3" or "claims". Only the first --max-violations (1,000; 0
+// for all) are printed, then how many more there are (with --json: "omitted": N): a
+// schedule broken throughout has millions (docs/RELIABILITY.md "Limits").
 #include <fmt/core.h>
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "commands.hpp"
@@ -36,7 +38,12 @@ void run_verify(const VerifyOptions& o) {
   if (o.max_violations < 0) throw InvalidParameter("must be 0 (all) or more", "--max-violations");
   const Schedule s = read_schedule_file(o.file);
   std::size_t total = 0;
-  const auto violations = verify_schedule(s, static_cast<std::size_t>(o.max_violations), total);
+  auto violations = verify_schedule(s, static_cast<std::size_t>(o.max_violations), total);
+  // The claims come after the rules; they are few (at most two) and always printed.
+  for (auto& v : verify_claims(s)) {
+    violations.push_back(std::move(v));
+    ++total;
+  }
   const std::size_t omitted = total - violations.size();
   if (o.json) {
     nlohmann::ordered_json doc;
@@ -60,13 +67,13 @@ void run_verify(const VerifyOptions& o) {
     if (omitted > 0) doc["omitted"] = omitted;
     fmt::print("{}\n", doc.dump(2));
   } else if (violations.empty()) {
-    fmt::print("valid: {} on {}, {} transfers in {} step{}\n", to_string(s.collective.kind),
+    fmt::print("valid: {} on {}, {} in {}\n", to_string(s.collective.kind),
                s.topology.name().empty() ? std::string("(unnamed network)") : s.topology.name(),
-               s.transfers.size(), s.steps, s.steps == 1 ? "" : "s");
+               plural(s.transfers.size(), "transfer"), plural(s.steps, "step"));
   } else {
     for (const auto& v : violations) fmt::print("{}\n", v.text);
     if (omitted > 0) fmt::print("... and {} more (--max-violations 0 prints them all)\n", omitted);
-    fmt::print("invalid: {} violation{}\n", total, total == 1 ? "" : "s");
+    fmt::print("invalid: {}\n", plural(total, "violation"));
   }
   if (!violations.empty()) throw ExitStatus{1};
 }

@@ -5,8 +5,11 @@
 #include "output.hpp"
 
 #include <fcntl.h>
+#include <fmt/core.h>
+#include <linux/magic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -190,6 +193,19 @@ void write_through(const Target& t, const std::string& path, const Emit& emit) {
   if (::close(fd.release()) != 0) fail("cannot write", path, errno);
 }
 
+// The kernel's own tables (/proc, /sys) show regular files that cannot be replaced and
+// folders no file can be created in; the write would fail only after the work is done,
+// with an error about a temporary file the user never named.
+void refuse_kernel_file_system(const Target& t, const std::string& path) {
+  struct statfs info{};
+  const fs::path folder = t.path.has_parent_path() ? t.path.parent_path() : fs::path(".");
+  if (::statfs(folder.c_str(), &info) == 0 &&
+      (info.f_type == PROC_SUPER_MAGIC || info.f_type == SYSFS_MAGIC))
+    throw InvalidInput("is in a kernel file system (/proc or /sys), where no output file can be "
+                       "written",
+                       path);
+}
+
 // Temporary file beside the target (same file system, so rename is atomic), then fsync
 // and rename: a reader sees the old file or the whole new one, never a part.
 void write_atomically(const Target& t, const std::string& path, const Emit& emit) {
@@ -250,6 +266,7 @@ void write_with(const std::string& path, const Emit& emit) {
       return;
     case Kind::kRegular:
     case Kind::kNew:
+      refuse_kernel_file_system(t, path);
       write_atomically(t, path, emit);
       return;
   }
@@ -269,6 +286,38 @@ void write_output(const std::string& path, const std::function<void(std::ostream
     produce(out);
     out.flush();
   });
+}
+
+void check_output(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  const Target t = resolve(path);
+  if (t.kind == Kind::kDescriptor) return;
+  if (t.kind == Kind::kThrough) {
+    if (!S_ISCHR(t.st.st_mode) && !S_ISBLK(t.st.st_mode)) return;  // FIFO, socket
+    if (::access(t.path.c_str(), W_OK) != 0) fail("cannot open for writing", path, errno);
+    return;
+  }
+  refuse_kernel_file_system(t, path);
+  fs::path tmp = t.path;
+  tmp += ".tmp." + std::to_string(::getpid()) + ".check";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0 && errno == ENOENT)
+    throw InvalidInput(fmt::format("cannot create the file: the folder {} does not exist",
+                                   t.path.parent_path().string()),
+                       path);
+  if (fd < 0) fail("cannot open for writing", path, errno);
+  ::close(fd);
+  ::unlink(tmp.c_str());
+}
+
+CLI::Option* add_output_option(CLI::App* cmd, std::string& path, const std::string& help) {
+  return cmd->add_option("-o,--output", path, help)
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return text.empty() ? "expected a file name (or - for stdout), got an empty one"
+                                : std::string();
+          },
+          "FILE"));
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }

@@ -7,6 +7,7 @@
 // (docs/RELIABILITY.md, "Output files").
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -25,6 +26,17 @@ void write_output(const std::string& path, const std::function<void(std::ostream
 // True when write_output would write `path` through rather than replace it: stdout or
 // another open descriptor, a device, a FIFO or a socket (after following links).
 bool written_through(const std::string& path);
+
+// Checks, before any expensive work, that `path` can be written as write_output would
+// write it, so that a search is not run only to lose its result: refuses an empty name, a
+// directory, a missing or read-only folder, and a place no file can be created in (/proc,
+// /sys), with one InvalidInput line naming the path. For a new or regular file it creates
+// and removes the temporary file the atomic write would use. Stdout, descriptors,
+// devices, FIFOs (which would block until a reader comes) and sockets pass unchecked.
+void check_output(const std::string& path);
+
+// `-o,--output FILE` on `cmd`, refusing an empty name when the option is given.
+CLI::Option* add_output_option(CLI::App* cmd, std::string& path, const std::string& help);
 
 bool stderr_is_terminal();
 

@@ -17,16 +17,22 @@ struct ProblemOptions {
   std::string cc = "AAS";
   std::string ports;                // "", "all" or an integer
   std::string root;
-  std::vector<std::string> senders;   // ids/labels, comma lists accepted
+  std::vector<std::string> senders;   // ids/labels, comma lists accepted (split_list)
   std::vector<std::string> receivers;
   std::vector<std::string> faults;
   std::string routing = "minimal";  // minimal | nonminimal[:H]
   std::string switching = "wormhole";
   bool combining = false;
-  int shift = 1;
+  std::optional<int> shift;        // PERM only; default 1
   std::string messages_file;        // CUSTOM / PERM message list
   std::optional<int> blocks;        // reductions: --blocks (make_collective checks the range)
 };
+
+// The items of list options (--senders, --receivers, --fault, faults --links and --cc):
+// each value split at its commas, except commas inside brackets, so that mesh and torus
+// labels such as "(0,1)" stay whole: "(0,0),(1,1)" is two processors and "(0,0)-(0,1)"
+// one link. Empty items are dropped.
+std::vector<std::string> split_list(const std::vector<std::string>& items);
 
 // `with_cc` false for commands that take a list of kinds themselves (faults).
 void add_problem_options(CLI::App* cmd, ProblemOptions& o, bool with_cc = true);
@@ -39,17 +45,9 @@ Problem build_problem(const ProblemOptions& o, CollectiveKind kind);
 // Parses --ports ("all" or k >= 1) into a model; --routing "minimal" | "nonminimal[:H]".
 void apply_model_options(const ProblemOptions& o, const Topology& t, Model& model);
 
-// Accepts a number of seconds, 0 or more (--relay-time-limit), with a one-line error.
-inline const CLI::Validator kSeconds(
-    [](std::string& text) -> std::string {
-      try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && v >= 0.0) return {};
-      } catch (const std::exception&) {
-      }
-      return "expected a number of seconds, 0 or more, got '" + text + "'";
-    },
-    "SECONDS");
+// Refuses --combining for a message collective when the user chose no engine (`auto`): no
+// engine combines messages, and the refusal of whichever the driver tried first would
+// name an engine the user never asked for. A named engine gives its own refusal.
+void refuse_combining(const Model& model, CollectiveKind kind, const std::string& engine);
 
 }  // namespace ccsched::cli

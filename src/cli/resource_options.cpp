@@ -2,6 +2,7 @@
 // (engines/resources.hpp gives the estimates; docs/RELIABILITY.md their calibration).
 #include "resource_options.hpp"
 
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/engines/hgsa.hpp"
 #include "ccsched/engines/mboa.hpp"
 #include "ccsched/engines/resources.hpp"
@@ -77,7 +79,27 @@ bool regular_direct(const Topology& t) {
 
 }  // namespace
 
+void refuse_oversized_reduction(const Problem& problem) {
+  const Collective& c = problem.collective;
+  if (!is_reduction(c) || c.senders.size() < 2) return;
+  // Every block's sum combines all the senders' inputs, one add per transfer of that block
+  // (R2: no input twice), so any schedule holds at least blocks * (senders - 1) block
+  // transfers, one block each without combining (FORMATS.md "Reductions").
+  const double adds = static_cast<double>(c.senders.size() - 1);
+  const double needed = static_cast<double>(c.blocks) * adds;
+  if (needed <= kMaxBlockTransfers) return;
+  throw InvalidParameter(
+      fmt::format("{} blocks, each summed over {} inputs, need at least {} one-block "
+                  "transfers, more than the {} a schedule is sized for (docs/RELIABILITY.md "
+                  "\"Limits\"); give at most {} blocks",
+                  c.blocks, c.senders.size(), static_cast<long long>(needed),
+                  static_cast<long long>(kMaxBlockTransfers),
+                  static_cast<long long>(kMaxBlockTransfers / adds)),
+      "--blocks");
+}
+
 void plan_resources(const Problem& problem, double limit, SolveRequest& request) {
+  refuse_oversized_reduction(problem);
   request.options.max_memory = limit;
   const double processors = problem.topology.processor_count();
   // The census itself: a count and a distance per ordered processor pair.
@@ -128,7 +150,7 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
     const auto need = estimate_sat(problem, census, steps, radius, cap);
     if (need.bytes > limit)
       throw Unsupported(
-          memory_refusal("the SAT encoding for " + std::to_string(steps) + " step(s)", need,
+          memory_refusal("the SAT encoding for " + plural(steps, "step"), need,
                          limit,
                          "try minimal routing, a --radius, an evolutionary engine (--engine "
                          "umda, hgsa or mboa), --engine greedy, or a larger --max-memory"),

@@ -29,12 +29,22 @@ double default_memory_limit();
 // The limit the options give (parsed, or the default).
 double memory_limit(const ResourceOptions& o);
 
+// The most block transfers a reduction's schedule may need: the largest schedules the
+// tools are measured on (docs/RELIABILITY.md "Limits": hypercube:10, 1,047,552 transfers).
+inline constexpr double kMaxBlockTransfers = 1 << 20;
+
+// Refuses, before any search, a reduction whose every schedule would exceed
+// kMaxBlockTransfers (--blocks too large for its senders), with one InvalidParameter line
+// naming --blocks and the largest block count that fits.
+void refuse_oversized_reduction(const Problem& problem);
+
 // Fits the request to the memory limit: sets request.options.max_memory (the SAT engine
 // re-checks every encoding it builds) and request.path_limits (path lists truncated when
 // the full lists would take more than a quarter of the limit). Throws Unsupported naming
 // --max-memory, with advice, when the engine the request names cannot fit even its
 // smallest form (SAT at one step or --steps; an evolutionary population); `auto` and
-// `greedy` are never refused here (auto falls back to the greedy schedule).
+// `greedy` are never refused here (auto falls back to the greedy schedule). Calls
+// refuse_oversized_reduction first.
 void plan_resources(const Problem& problem, double limit, SolveRequest& request);
 
 }  // namespace ccsched::cli

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 
 namespace ccsched {
 namespace {
@@ -240,15 +241,18 @@ std::int64_t check_processor_count(NetworkShape shape, std::int64_t p) {
   return 0;
 }
 
-NetworkShape parse_network_shape(std::string_view text, std::string_view option) {
+NetworkShape parse_network_shape(std::string_view original, std::string_view option) {
+  const std::string text = ascii_lower(original);
   if (text == "ring") return NetworkShape::ring;
   if (text == "torus") return NetworkShape::torus;
   if (text == "hypercube") return NetworkShape::hypercube;
-  throw InvalidParameter(fmt::format("'{}': unknown topology (use ring, torus, hypercube)", text),
+  throw InvalidParameter(
+      fmt::format("'{}': unknown topology (use ring, torus, hypercube)", original),
                          std::string(option));
 }
 
-Operation parse_operation(std::string_view text, std::string_view option) {
+Operation parse_operation(std::string_view original, std::string_view option) {
+  const std::string text = ascii_lower(original);
   if (text == "p2p") return Operation::p2p;
   if (text == "oab") return Operation::one_to_all_broadcast;
   if (text == "aab") return Operation::all_to_all_broadcast;
@@ -258,15 +262,16 @@ Operation parse_operation(std::string_view text, std::string_view option) {
   throw InvalidParameter(
       fmt::format("'{}': unknown operation (use p2p, oab, aab, scatter, total-exchange, shift; "
                   "reductions: reduce, allreduce, reducescatter, scan)",
-                  text),
+                  original),
       std::string(option));
 }
 
-RoutingMethod parse_routing_method(std::string_view text, std::string_view option) {
+RoutingMethod parse_routing_method(std::string_view original, std::string_view option) {
+  const std::string text = ascii_lower(original);
   if (text == "sf" || text == "store-and-forward") return RoutingMethod::store_and_forward;
   if (text == "ct" || text == "cut-through" || text == "wormhole")
     return RoutingMethod::cut_through;
-  throw InvalidParameter(fmt::format("'{}': unknown switching (use sf, ct)", text),
+  throw InvalidParameter(fmt::format("'{}': unknown switching (use sf, ct)", original),
                          std::string(option));
 }
 

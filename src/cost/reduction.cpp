@@ -23,6 +23,7 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 
 namespace ccsched {
 namespace {
@@ -362,7 +363,8 @@ void lower_envelope(ReductionEstimate& e, const ReductionParams& a) {
 
 }  // namespace
 
-std::optional<ReductionOp> reduction_op_named(std::string_view text) {
+std::optional<ReductionOp> reduction_op_named(std::string_view original) {
+  const std::string text = ascii_lower(original);
   if (text == "reduce") return ReductionOp::reduce;
   if (text == "allreduce" || text == "all-reduce") return ReductionOp::allreduce;
   if (text == "reducescatter" || text == "reduce-scatter") return ReductionOp::reducescatter;

@@ -38,6 +38,7 @@
 #include <unordered_set>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 
 namespace ccsched {
 namespace {
@@ -677,17 +678,18 @@ std::string format_schedule_overview(const Schedule& s) {
     total.absorb(r);
   }
   std::string out =
-      fmt::format("overview: {} transfer{} in {} step{} in use{}\n", total.transfers,
-                  total.transfers == 1 ? "" : "s", steps.size(), steps.size() == 1 ? "" : "s",
-                  group == 1 ? "" : fmt::format(", {} steps a row", group));
+      fmt::format("overview: {} in {} in use{}\n", plural(total.transfers, "transfer"),
+                  plural(steps.size(), "step"),
+                  group == 1 ? "" : fmt::format(", {} a row", plural(group, "step")));
   out += align(table, "  ");
   const long long channel_steps = static_cast<long long>(available) * std::max(s.steps, 0);
   out += fmt::format(
-      "total: {} transfers; {}/{} channel-steps ({:.1f} %); at most {} channels in a step, {} "
-      "sends and {} receives by one processor in a step; longest path {} hop{}\n",
-      total.transfers, total.channel_steps, channel_steps,
-      percent(total.channel_steps, channel_steps), total.channels, total.busiest_sender,
-      total.busiest_receiver, total.longest, total.longest == 1 ? "" : "s");
+      "total: {}; {}/{} channel-steps ({:.1f} %); at most {} in a step, {} "
+      "and {} by one processor in a step; longest path {}\n",
+      plural(total.transfers, "transfer"), total.channel_steps, channel_steps,
+      percent(total.channel_steps, channel_steps), plural(total.channels, "channel"),
+      plural(total.busiest_sender, "send"), plural(total.busiest_receiver, "receive"),
+      plural(total.longest, "hop"));
   return out;
 }
 
@@ -696,9 +698,10 @@ std::string format_table_or_overview(const Schedule& s, TableLayout layout, long
   if (table_within(s, max_transfers)) return format_schedule_table(s, layout);
   resolve_layout(s, layout);  // a layout that cannot apply is still an error
   return fmt::format(
-             "table left out: {} transfers in {} steps, more than the limit of {} ({} prints "
+             "table left out: {} in {}, more than the limit of {} ({} prints "
              "it); the overview instead:\n",
-             s.transfers.size(), s.steps, max_transfers, how_to_print) +
+             plural(s.transfers.size(), "transfer"), plural(s.steps, "step"), max_transfers,
+             how_to_print) +
          format_schedule_overview(s);
 }
 
@@ -706,9 +709,10 @@ std::string format_schedule_summary(const Schedule& s) {
   const Topology& t = s.topology;
   const auto& c = s.collective;
   std::string out;
-  std::string network = fmt::format("{} ({} processors, {} switches, {} channels",
-                                    t.name().empty() ? "(unnamed)" : t.name(), t.processor_count(),
-                                    t.switch_count(), t.channel_count());
+  std::string network = fmt::format("{} ({}, {}, {}", t.name().empty() ? "(unnamed)" : t.name(),
+                                    plural(t.processor_count(), "processor"),
+                                    plural(t.switch_count(), "switch"),
+                                    plural(t.channel_count(), "channel"));
   if (!t.fault_records().empty()) {
     std::vector<std::string> faults;
     for (const auto& f : t.fault_records())
@@ -725,19 +729,21 @@ std::string format_schedule_summary(const Schedule& s) {
            c.receivers.size() == 1)
     who = fmt::format("root {}", node_name(t, c.receivers.front()));
   else
-    who = fmt::format("{} senders, {} receivers", c.senders.size(), c.receivers.size());
+    who = fmt::format("{}, {}", plural(c.senders.size(), "sender"),
+                      plural(c.receivers.size(), "receiver"));
   if (is_reduction(c)) {
-    if (kind == CollectiveKind::REDUCE) who += fmt::format(", {} senders", c.senders.size());
+    if (kind == CollectiveKind::REDUCE) who += ", " + plural(c.senders.size(), "sender");
     if (kind == CollectiveKind::SCAN && c.senders.size() <= 16) {
       std::vector<std::string> order;
       for (const NodeId v : c.senders) order.push_back(node_name(t, v));
-      who = fmt::format("{} senders in prefix order {}", c.senders.size(), fmt::join(order, ","));
+      who = fmt::format("{} in prefix order {}", plural(c.senders.size(), "sender"),
+                        fmt::join(order, ","));
     }
-    out += fmt::format("collective:  {}, {}, {} block{}\n", to_string(kind), who, c.blocks,
-                       c.blocks == 1 ? "" : "s");
+    out += fmt::format("collective:  {}, {}, {}\n", to_string(kind), who,
+                       plural(c.blocks, "block"));
   } else {
-    out +=
-        fmt::format("collective:  {}, {}, {} messages\n", to_string(kind), who, c.messages.size());
+    out += fmt::format("collective:  {}, {}, {}\n", to_string(kind), who,
+                       plural(c.messages.size(), "message"));
   }
   out += fmt::format("model:       {}, {}, {} routing{}, {}\n",
                      s.model.ports ? fmt::format("{}-port", *s.model.ports) : "all-port",

@@ -49,14 +49,16 @@
 #include <unordered_set>
 #include <utility>
 
+#include "ccsched/core/text.hpp"
+
 namespace ccsched {
 namespace {
 
-constexpr std::array<std::string_view, 14> kRuleNames = {
-    "",          "paths",     "steps",   "channels",    "ports",  "holding",      "delivery",
-    "combining", "switching", "routing", "bookkeeping", "blocks", "exactly once", "result"};
+constexpr std::array<std::string_view, 15> kRuleNames = {
+    "",        "paths",       "steps",  "channels",     "ports",  "holding", "delivery", "combining",
+    "switching", "routing", "bookkeeping", "blocks", "exactly once", "result", "claims"};
 
-static_assert(kRuleResult + 1 == static_cast<int>(kRuleNames.size()));
+static_assert(kRuleClaims + 1 == static_cast<int>(kRuleNames.size()));
 
 std::uint64_t pair_key(std::int64_t a, std::int64_t b) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
@@ -1278,15 +1280,30 @@ class Verifier {
 }  // namespace
 
 std::string_view rule_name(int rule) {
-  return rule >= 1 && rule <= kRuleResult ? kRuleNames[rule] : std::string_view("unknown");
+  return rule >= 1 && rule <= kRuleClaims ? kRuleNames[rule] : std::string_view("unknown");
 }
 
 std::string rule_label(int rule) {
+  if (rule == kRuleClaims) return "claims";
   return rule >= kRuleBlocks && rule <= kRuleResult ? fmt::format("R{}", rule - kRuleBlocks + 1)
                                                     : std::to_string(rule);
 }
 
 std::vector<Violation> verify_schedule(const Schedule& s) { return Verifier(s, 0).run(); }
+
+std::vector<Violation> verify_claims(const Schedule& s) {
+  std::vector<Violation> out;
+  const auto claim = [&](std::string text) {
+    out.push_back({.rule = kRuleClaims, .text = "claims: " + std::move(text)});
+  };
+  if (s.lower_bound && *s.lower_bound > s.steps)
+    claim(fmt::format("lower_bound {} is above the schedule's own {}, which proves it wrong",
+                      *s.lower_bound, plural(s.steps, "step")));
+  if (s.optimal && s.lower_bound && s.steps > *s.lower_bound)
+    claim(fmt::format("optimal, but its {} are above lower_bound {}", plural(s.steps, "step"),
+                      *s.lower_bound));
+  return out;
+}
 
 std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violations,
                                        std::size_t& total) {

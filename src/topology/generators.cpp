@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -690,9 +691,38 @@ std::optional<Family> family_of(const Topology& t) {
   return f;
 }
 
+namespace {
+
+// A spec string that no generator knows but that names something on disk: a path without
+// a topology extension, which would otherwise be refused as an unknown family, naming
+// neither the path nor what is wrong with it.
+void refuse_path_without_extension(std::string_view text) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(std::string(text), ec);
+  if (ec || !std::filesystem::exists(status)) return;
+  if (std::filesystem::is_directory(status))
+    throw InvalidInput("is a directory, not a network (give a spec such as kautz:3,2, or a "
+                       ".json, .dot, .gv, .edges or .anynet file)",
+                       std::string(text));
+  throw InvalidInput("is a file without a topology extension (.json, .dot, .gv, .edges or "
+                     ".anynet name its format)",
+                     std::string(text));
+}
+
+Topology spec_or_file(std::string_view spec_or_path) {
+  if (has_file_extension(spec_or_path)) return read_topology_file(std::string(spec_or_path));
+  try {
+    return make_topology(spec_or_path);
+  } catch (const Error&) {
+    refuse_path_without_extension(spec_or_path);
+    throw;
+  }
+}
+
+}  // namespace
+
 Topology load_topology(std::string_view spec_or_path) {
-  Topology t = has_file_extension(spec_or_path) ? read_topology_file(std::string(spec_or_path))
-                                                : make_topology(spec_or_path);
+  Topology t = spec_or_file(spec_or_path);
   const bool is_file = has_file_extension(spec_or_path);
   const std::string where = is_file ? std::string(spec_or_path) : t.name();
   if (is_file && t.name().empty()) t.set_name(where);  // an unnamed file is named by its path

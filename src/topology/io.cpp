@@ -4,6 +4,9 @@
 
 #include <fmt/core.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -122,8 +125,11 @@ Topology read_topology_file(const std::string& path) {
         "unknown topology file extension (expected .json, .dot, .gv, .edges or "
         ".anynet)",
         path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InvalidInput("is a directory, not a topology file", path);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput("cannot open file", path);
+  if (!in) throw InvalidInput(fmt::format("cannot open file ({})", std::strerror(errno)), path);
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InvalidInput("cannot read file", path);

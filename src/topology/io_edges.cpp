@@ -7,8 +7,9 @@
 //   nodes N          node count (numeric files; else max id + 1)
 //   name TEXT        network name (rest of the line)
 //   fault u v | fault u -> v   a faulty link / channel (recorded, not a channel)
-// If every node token is a decimal number the numbers are the node ids; otherwise nodes
-// are numbered in order of first appearance and the token becomes the label.
+// If the node tokens are decimal numbers the numbers are the node ids; if they are names,
+// nodes are numbered in order of first appearance and the name becomes the label. A file
+// that mixes numbers and names is an error naming the first line that breaks the pattern.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -167,11 +168,29 @@ Topology read_edges(std::string_view text, const std::string& where) {
     }
     statements.push_back(std::move(s));
   }
-  // Numeric mode when every node token is a decimal id.
+  // Numeric mode when the nodes are decimal ids, name mode when they are names; the first
+  // node token decides, and a file that mixes the two is refused at the first token of
+  // the other kind. (Switching every node to names because of one stray word would
+  // renumber the whole network silently.)
   bool numeric = true;
-  for (const auto& s : statements)
-    for (const auto& r : s.refs)
-      if (!decimal(r)) numeric = false;
+  const std::string* first = nullptr;
+  for (std::size_t i = 0; i < statements.size(); ++i)
+    for (const auto& r : statements[i].refs) {
+      if (!first) {
+        first = &r;
+        numeric = decimal(r).has_value();
+      } else if (decimal(r).has_value() != numeric) {
+        fail(lines[i],
+             numeric ? fmt::format("node \"{}\" is not a number, but the file names nodes by "
+                                   "number (first \"{}\"); use numbers throughout (with "
+                                   "\"label u TEXT\" for names) or names throughout",
+                                   r, *first)
+                     : fmt::format("node \"{}\" is a number, but the file names nodes by "
+                                   "name (first \"{}\"); use names throughout or numbers "
+                                   "throughout",
+                                   r, *first));
+      }
+    }
 
   Topology t;
   std::map<std::string, NodeId> by_name;

@@ -1,76 +1,21 @@
 // End-to-end tests of `ccsched bounds` through the built binary: the text and --json
 // outputs, and bad input (one line on stderr, exit status 2).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "../support/cli_harness.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct CommandResult {
-  int status = -1;
-  std::string out, err;
-};
-
-class BoundsCli : public ::testing::Test {
+class BoundsCli : public ccsched::test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ccsched_bounds_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& content) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << content;
-    return path;
-  }
-
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
-  CommandResult run(const std::string& args) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = std::string(CCSCHED_BINARY) + " bounds " + args + " >" + out.string() +
-                            " 2>" + err.string();
-    const int raw = std::system(cmd.c_str());
-    CommandResult r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
-  // A bad input: exit 2, nothing on stdout, exactly one line on stderr containing `text`.
-  void expect_one_line_error(const std::string& args, const std::string& text) {
-    const auto r = run(args);
-    EXPECT_EQ(r.status, 2) << args;
-    EXPECT_TRUE(r.out.empty()) << args;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("ccsched: error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
-  }
-
-  fs::path dir_;
+  BoundsCli() : CliTest("ccsched_bounds_cli_") {}
 };
 
 TEST_F(BoundsCli, JsonReport) {
   // Kautz(3,2) AAS, all-port: Σ = 228 over 36 channels -> 7 (seed 000 Table 2).
-  const auto r = run("kautz:3,2 --cc AAS --json");
+  const auto r = run_line("bounds kautz:3,2 --cc AAS --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["best"], 7);
@@ -91,12 +36,12 @@ TEST_F(BoundsCli, JsonReport) {
 TEST_F(BoundsCli, DirectDeliveryGivesTheSeedsModel) {
   // Kautz(3,3) OAS from 010: 12 steps by the root's 3 channels; with direct delivery the
   // channel 010->102 lies on the only route of 13 messages -> 13.
-  auto r = run("kautz:3,3 --cc OAS --json");
+  auto r = run_line("bounds kautz:3,3 --cc OAS --json");
   ASSERT_EQ(r.status, 0) << r.err;
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["best"], 12);
   EXPECT_EQ(doc["model"]["direct_scatter"], false);
-  r = run("kautz:3,3 --cc OAS --direct --json");
+  r = run_line("bounds kautz:3,3 --cc OAS --direct --json");
   ASSERT_EQ(r.status, 0) << r.err;
   doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["best"], 13);
@@ -105,13 +50,13 @@ TEST_F(BoundsCli, DirectDeliveryGivesTheSeedsModel) {
 
 TEST_F(BoundsCli, TextReportWithOptions) {
   // ring:8, two ports, OAS from 3: ⌈7/2⌉ = 4.
-  auto r = run("ring:8 --cc oas --ports 2 --root 3");
+  auto r = run_line("bounds ring:8 --cc oas --ports 2 --root 3");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("best lower bound: 4 steps"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("port-inject"), std::string::npos);
   // MNS with sender and receiver lists and a fault: messages 0->4 and 1->4; the fault
   // removes both channels of the link 0-1.
-  r = run("ring:8 --cc MNS --senders 0,1 --receivers 4 --fault 0-1 --json");
+  r = run_line("bounds ring:8 --cc MNS --senders 0,1 --receivers 4 --fault 0-1 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["network"]["faults"].size(), 2u);
@@ -119,16 +64,16 @@ TEST_F(BoundsCli, TextReportWithOptions) {
 }
 
 TEST_F(BoundsCli, BadInputIsOneLineAndExitTwo) {
-  expect_one_line_error("ring:8 --cc XYZ", "unknown collective 'XYZ'");
-  expect_one_line_error("petersen --cc OAS --root 99",
+  expect_refused("bounds ring:8 --cc XYZ", "unknown collective 'XYZ'");
+  expect_refused("bounds petersen --cc OAS --root 99",
                         "--root: root 99 is out of range (processors 0..9)");
-  expect_one_line_error("omega:8 --cc MNS --senders 0,13 --receivers 3",
+  expect_refused("bounds omega:8 --cc MNS --senders 0,13 --receivers 3",
                         "--senders: sender 13 is a switch, not a processor");
-  expect_one_line_error("ring:8 --cc AAS --fault 0-7 --fault 0-4",
+  expect_refused("bounds ring:8 --cc AAS --fault 0-7 --fault 0-4",
                         "--fault 0-4: no link between 0 and 4");
   const auto file = write("bad.txt", "0 1\n2\n");
-  expect_one_line_error("ring:8 --cc CUSTOM --messages " + file, file + ":2");
-  expect_one_line_error("ring:8 --cc AAS --ports 0", "--ports");
+  expect_refused("bounds ring:8 --cc CUSTOM --messages " + file, file + ":2");
+  expect_refused("bounds ring:8 --cc AAS --ports 0", "--ports");
 }
 
 }  // namespace

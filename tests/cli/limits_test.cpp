@@ -17,7 +17,7 @@
 
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
-#include "cli_run.hpp"
+#include "../support/cli_harness.hpp"
 #include "support.hpp"
 
 namespace ccsched {
@@ -43,19 +43,6 @@ class Limits : public test::CliTest {
     write_schedule_json(test::hypercube_xor_aas(8), out);
   }
   static void TearDownTestSuite() { fs::remove(big_); }
-
-  CliRun run(const std::vector<std::string>& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    CliRun r;
-    r.status = test::wait_status(test::spawn_ccsched(args, o, e));
-    ::close(o);
-    ::close(e);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
 
   static inline fs::path big_;
 };

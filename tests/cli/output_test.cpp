@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli_run.hpp"
+#include "../support/cli_harness.hpp"
 
 namespace ccsched {
 namespace {

@@ -1,5 +1,5 @@
-// Hardening end to end (docs/RELIABILITY.md): --max-memory parsing and refusals, the time limit over
-// the whole solve (bounds and greedy phases included; an evolutionary engine on
+// Hardening end to end (docs/RELIABILITY.md): --max-memory parsing and refusals, the time
+// limit over the whole solve (bounds and greedy phases included; an evolutionary engine on
 // hypercube:10), Ctrl-C on `solve` and `faults` with a real SIGINT (the best schedule so
 // far is still written, atomically), through the built binary.
 #include <gtest/gtest.h>
@@ -18,15 +18,14 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
-#include "cli_run.hpp"
 #include "resource_options.hpp"
+#include "../support/cli_harness.hpp"
 #include "../support/slowdown.hpp"
 
 namespace ccsched {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 using ccsched::testing::kSlow;
 
@@ -36,27 +35,6 @@ using test::slurp;
 class Reliability : public test::CliTest {
  protected:
   Reliability() : CliTest("ccsched_reliability_") {}
-
-  // Runs the binary with `args`; sends SIGINT after `interrupt_after` seconds if given.
-  CliRun run(const std::vector<std::string>& args, double interrupt_after = -1) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const auto start = Clock::now();
-    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const pid_t pid = test::spawn_ccsched(args, o, e);
-    ::close(o);
-    ::close(e);
-    if (interrupt_after >= 0) {
-      std::this_thread::sleep_for(std::chrono::duration<double>(interrupt_after));
-      ::kill(pid, SIGINT);
-    }
-    CliRun r;
-    r.status = test::wait_status(pid);
-    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
 
   // No temporary files left behind by an atomic write.
   void expect_no_temporaries() {
@@ -130,7 +108,7 @@ TEST_F(Reliability, TimeLimitCoversTheWholeSolve) {
 TEST_F(Reliability, EvolutionaryEnginesStopOnALargeNetwork) {
   // hypercube:10 OAB: building UMDA's instance (every processor a candidate sender of
   // every target, the paths of a million pairs) took 75-85 s and 1.6 GB on a 10 s limit
-  // before the resource limits (docs/RELIABILITY.md); it now stops with the budget and reports the greedy bound.
+  // before the budget reached it; it now stops with the budget and reports the greedy bound.
   const double limit = 4.0 * kSlow;
   const CliRun r = run({"solve", "hypercube:10", "--cc", "OAB", "--engine", "umda",
                         "--time-limit", std::to_string(limit), "--quiet"});
@@ -144,7 +122,7 @@ TEST_F(Reliability, SigintWritesTheBestScheduleSoFar) {
   const auto file = dir_ / "best.json";
   const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--quiet", "-o",
                      file.string()},
-                    2.0 * kSlow);
+                    {.interrupt_after = 2.0 * kSlow});
   EXPECT_EQ(r.status, 130) << r.err << r.out;
   EXPECT_LT(r.seconds, 10.0 * kSlow);
   ASSERT_TRUE(fs::exists(file)) << r.out << r.err;
@@ -158,7 +136,7 @@ TEST_F(Reliability, SigintStopsAnEvolutionarySearch) {
   const auto file = dir_ / "best.json";
   const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "hgsa", "--quiet", "-o",
                      file.string()},
-                    2.0 * kSlow);
+                    {.interrupt_after = 2.0 * kSlow});
   EXPECT_EQ(r.status, 130) << r.err << r.out;
   ASSERT_TRUE(fs::exists(file)) << r.out << r.err;
   EXPECT_TRUE(verify_schedule(read_schedule_json(slurp(file), file.string())).empty());
@@ -168,7 +146,7 @@ TEST_F(Reliability, SigintStopsAFaultSweep) {
   const auto html = dir_ / "faults.html";
   const CliRun r = run({"faults", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--html",
                      html.string()},
-                    2.0 * kSlow);
+                    {.interrupt_after = 2.0 * kSlow});
   EXPECT_EQ(r.status, 130) << r.err << r.out;
   EXPECT_LT(r.seconds, 10.0 * kSlow);
   EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;

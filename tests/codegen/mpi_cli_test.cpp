@@ -6,7 +6,6 @@
 // when MPI is not installed. Skipped (with the reason) only when mpicc or mpirun is
 // missing; scripts/setup.sh installs Open MPI.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -18,55 +17,28 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_harness.hpp"
 #include "../support/reduction_schedules.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace test = ccsched::test;
+using test::CliRun;
+using test::slurp;
 
 bool on_path(const std::string& program) {
   return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-class CodegenCli : public ::testing::Test {
+class CodegenCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ccsched_codegen_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  CliRun shell(const std::string& command) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const int raw = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
-  }
-  CliRun run(const std::string& args) { return shell(std::string(CCSCHED_BINARY) + " " + args); }
-
-  void expect_one_line_error(const CliRun& r, const std::string& needle) {
-    EXPECT_EQ(r.status, 2) << r.out << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("ccsched: error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-  }
+  CodegenCli() : CliTest("ccsched_codegen_cli_") {}
 
   fs::path solve(const std::string& spec, const std::string& cc) {
     const auto path = dir_ / "schedule.json";
-    const CliRun r = run("solve " + spec + " --cc " + cc + " -o " + path.string());
+    const CliRun r = run_line("solve " + spec + " --cc " + cc + " -o " + path.string());
     EXPECT_EQ(r.status, 0) << r.err;
     return path;
   }
@@ -85,7 +57,7 @@ class CodegenCli : public ::testing::Test {
       GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
     const fs::path schedule = solve(spec, cc);
     const fs::path source = dir_ / "prog.c", program = dir_ / "prog";
-    const CliRun gen = run("codegen mpi " + schedule.string() + " -o " + source.string());
+    const CliRun gen = run_line("codegen mpi " + schedule.string() + " -o " + source.string());
     ASSERT_EQ(gen.status, 0) << gen.err;
     const CliRun cc_run = shell("mpicc -O2 -Wall -o " + program.string() + " " + source.string());
     ASSERT_EQ(cc_run.status, 0) << cc_run.out << cc_run.err;
@@ -131,7 +103,7 @@ TEST_F(CodegenCli, TamperedProgramReportsTheFailure) {
   const fs::path schedule = solve("ring:6", "AAS");
   const fs::path source = dir_ / "prog.c", program = dir_ / "prog";
   ASSERT_EQ(
-      run("codegen mpi " + schedule.string() + " -o " + source.string() + " --bytes 64").status, 0);
+      run_line("codegen mpi " + schedule.string() + " -o " + source.string() + " --bytes 64").status, 0);
   // The first two transfers of the table swap the messages they carry.
   std::string text = slurp(source);
   const std::regex table(R"((static const int tr_msgs\[\] = \{\n  )(\d+), (\d+))");
@@ -158,7 +130,7 @@ TEST_F(CodegenCli, BuildAndRunFromTheCommand) {
     GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
   const fs::path schedule = solve("ring:4", "OAB");
   const CliRun r =
-      run("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() + " --run");
+      run_line("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() + " --run");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(fs::exists(dir_ / "p"));
   EXPECT_NE(r.out.find("all 4 ranks hold exactly"), std::string::npos) << r.out;
@@ -170,7 +142,7 @@ TEST_F(CodegenCli, RingAllReduceRunsFromTheCommand) {
     GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
   const fs::path schedule = dir_ / "allreduce.json";
   std::ofstream(schedule) << ccsched::testing::ring4_allreduce_ring();
-  const CliRun r = run("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() +
+  const CliRun r = run_line("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() +
                        " --bytes 256 --run");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << r.out;
@@ -185,17 +157,17 @@ TEST_F(CodegenCli, RingAllReduceRunsFromTheCommand) {
 TEST_F(CodegenCli, BadInputIsOneLineAndExitTwo) {
   const fs::path schedule = solve("ring:6", "AAS");
   expect_one_line_error(
-      run("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.cpp").string()),
+      run_line("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.cpp").string()),
       "unknown output extension");
   expect_one_line_error(
-      run("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.json").string()),
+      run_line("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.json").string()),
       "unknown output extension");
   expect_one_line_error(
-      run("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() + " --bytes 6"),
+      run_line("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() + " --bytes 6"),
       "--bytes");
   // MPI not installed: no mpicc on PATH.
   expect_one_line_error(
-      shell("env -u MPICC PATH=/nonexistent " + std::string(CCSCHED_BINARY) + " codegen mpi " +
+      shell("env -u MPICC PATH=/nonexistent " + test::ccsched_binary() + " codegen mpi " +
             schedule.string() + " -o " + (dir_ / "p.c").string() + " --build"),
       "MPI is not installed");
   // A schedule that fails verify.
@@ -203,17 +175,17 @@ TEST_F(CodegenCli, BadInputIsOneLineAndExitTwo) {
   doc["transfers"].erase(doc["transfers"].begin());
   const auto bad = dir_ / "bad.json";
   std::ofstream(bad) << doc.dump();
-  expect_one_line_error(run("codegen mpi " + bad.string() + " -o " + (dir_ / "q.c").string()),
+  expect_one_line_error(run_line("codegen mpi " + bad.string() + " -o " + (dir_ / "q.c").string()),
                         "not a valid schedule");
   EXPECT_FALSE(fs::exists(dir_ / "q.c"));
   // A collective MSCCL has no name for.
-  const CliRun perm = run("solve ring:6 --cc PERM -o " + (dir_ / "perm.json").string());
+  const CliRun perm = run_line("solve ring:6 --cc PERM -o " + (dir_ / "perm.json").string());
   ASSERT_EQ(perm.status, 0) << perm.err;
   expect_one_line_error(
-      run("codegen msccl " + (dir_ / "perm.json").string() + " -o " + (dir_ / "a.xml").string()),
+      run_line("codegen msccl " + (dir_ / "perm.json").string() + " -o " + (dir_ / "a.xml").string()),
       "no MSCCL collective");
   // And the good case writes XML.
-  const CliRun ok = run("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.xml").string());
+  const CliRun ok = run_line("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.xml").string());
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_NE(slurp(dir_ / "a.xml").find("coll=\"alltoall\""), std::string::npos);
 }

@@ -29,22 +29,13 @@
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "../support/reduction_schedules_more.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
 
 Schedule solve(const std::string& spec, CollectiveKind kind) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  SolveRequest solve;
-  solve.time_limit = 60;
-  const SolveOutcome out = solve_problem(p, solve);
-  EXPECT_TRUE(out.schedule.has_value()) << spec << ": " << out.reason;
-  EXPECT_TRUE(verify_schedule(*out.schedule).empty()) << spec;
-  return *out.schedule;
+  return testing_support::solve_verified(spec, kind);
 }
 
 struct Element {

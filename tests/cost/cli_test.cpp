@@ -2,7 +2,6 @@
 // seeds' 1.512 us example on a hand-written schedule document, the JSON shapes, the
 // formulas and fits through the command line, and one-line errors with exit status 2.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,62 +13,19 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_harness.hpp"
 #include "../support/reduction_schedules.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+namespace test = ccsched::test;
+using test::CliRun;
 
-class CostCli : public ::testing::Test {
+class CostCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ccsched_cost_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& content) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << content;
-    return path;
-  }
-
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
-  CliRun run(const std::string& args) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd =
-        std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int raw = std::system(cmd.c_str());
-    CliRun r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
-  // Exit 2 and exactly one stderr line that mentions `needle`.
-  void expect_one_line_error(const std::string& args, const std::string& needle) {
-    const CliRun r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << args << "\n" << r.err;
-    EXPECT_EQ(r.err.rfind("ccsched: error: ", 0), 0u) << r.err;
-  }
-
-  fs::path dir_;
+  CostCli() : CliTest("ccsched_cost_cli_") {}
 };
 
 // A schedule document written by hand after FORMATS.md: bidirectional ring of 4, one-to-all
@@ -103,7 +59,7 @@ constexpr const char* kRing4Scatter = R"({
 
 TEST_F(CostCli, SeedExampleJson) {
   const auto file = write("s.json", kRing4Scatter);
-  const CliRun r = run("cost " + file + " --t0 1us --t1 0.5ns --bytes 1024 --json");
+  const CliRun r = run_line("cost " + file + " --t0 1us --t1 0.5ns --bytes 1024 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   // Seed 000 eq. (4): each step 1 us + 1024 * 0.5 ns = 1.512 us; 3 steps 4.536 us.
@@ -119,7 +75,7 @@ TEST_F(CostCli, SeedExampleJson) {
 TEST_F(CostCli, TextOutputAndBandwidthUnit) {
   const auto file = write("s.json", kRing4Scatter);
   // 2 GB/s is 0.5 ns per byte: the same 4.536 us.
-  const CliRun r = run("cost " + file + " --t0 1us --t1 2GBps --bytes 1KiB");
+  const CliRun r = run_line("cost " + file + " --t0 1us --t1 2GBps --bytes 1KiB");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("1.512"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("4.536"), std::string::npos) << r.out;
@@ -128,23 +84,23 @@ TEST_F(CostCli, TextOutputAndBandwidthUnit) {
 
 TEST_F(CostCli, Errors) {
   const auto file = write("s.json", kRing4Scatter);
-  expect_one_line_error("cost " + file + " --t0 1xs --t1 0.5ns --bytes 1024", "--t0");
-  expect_one_line_error("cost " + file + " --t0 1us --t1 0.5ns --bytes 1.5B", "--bytes");
-  expect_one_line_error(
+  expect_refused("cost " + file + " --t0 1xs --t1 0.5ns --bytes 1024", "--t0");
+  expect_refused("cost " + file + " --t0 1us --t1 0.5ns --bytes 1.5B", "--bytes");
+  expect_refused(
       "cost " + (dir_ / "missing.json").string() + " --t0 1us --t1 0.5ns --bytes 1024",
       "missing.json");
   // A conflict (two transfers on channel 0->1 in step 1) makes the schedule invalid.
   std::string broken = kRing4Scatter;
   broken.replace(broken.find("{\"step\": 3"), 10, "{\"step\": 1");
   const auto bad = write("bad.json", broken);
-  expect_one_line_error("cost " + bad + " --t0 1us --t1 0.5ns --bytes 1024", "bad.json");
+  expect_refused("cost " + bad + " --t0 1us --t1 0.5ns --bytes 1024", "bad.json");
 }
 
 // The hand-made ring all-reduce (4 blocks of 256 B): reduce-scatter steps 1 + 256 * 0.0005
 // + 256 * 0.00025 = 1.192 us, all-gather steps 1.128 us, 6.96 us in all.
 TEST_F(CostCli, ReductionScheduleWithAdds) {
   const auto file = write("allreduce.json", ccsched::testing::ring4_allreduce_ring());
-  const CliRun r = run("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1KiB --json");
+  const CliRun r = run_line("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1KiB --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["blocks"], 4);
@@ -159,20 +115,20 @@ TEST_F(CostCli, ReductionScheduleWithAdds) {
   }
   EXPECT_NEAR(doc["total_us"].get<double>(), 6.96, 1e-9);
 
-  const CliRun text = run("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1024");
+  const CliRun text = run_line("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1024");
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("4 blocks of 256 B"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("6.96"), std::string::npos) << text.out;
 
   // Without --tc the adds are neglected: 3 * 1.128 + 3 * 1.128 = 6.768 us.
-  const CliRun plain = run("cost " + file + " --t0 1us --t1 0.5ns --bytes 1024 --json");
+  const CliRun plain = run_line("cost " + file + " --t0 1us --t1 0.5ns --bytes 1024 --json");
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_NEAR(nlohmann::json::parse(plain.out)["total_us"].get<double>(), 6.768, 1e-9);
 
-  expect_one_line_error("cost " + file + " --t0 1us --t1 0.5ns --bytes 1001", "--bytes");
+  expect_refused("cost " + file + " --t0 1us --t1 0.5ns --bytes 1001", "--bytes");
   // --tc belongs to reductions only.
   const auto scatter = write("s.json", kRing4Scatter);
-  expect_one_line_error("cost " + scatter + " --t0 1us --t1 0.5ns --tc 1ns --bytes 1024",
+  expect_refused("cost " + scatter + " --t0 1us --t1 0.5ns --tc 1ns --bytes 1024",
                         "--tc");
 }
 
@@ -180,7 +136,7 @@ TEST_F(CostCli, EstimateAnalytic) {
   // Ring, p = 16, CT one-to-all broadcast: (ts + m tb) log2 p + th (p - 1)
   // = (10 + 100*0.01)*4 + 1*15 = 59 us.
   const CliRun r =
-      run("estimate --topology ring --p 16 --op oab --switching ct --ts 10us "
+      run_line("estimate --topology ring --p 16 --op oab --switching ct --ts 10us "
           "--tb 10ns --th 1us --bytes 100 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -191,13 +147,13 @@ TEST_F(CostCli, EstimateAnalytic) {
   // Torus, p = 64, SF shift: (ts + m tb)(2 floor(8/2) + 1) = (1 + 4096/1000)*9 us
   // with tb = 1 ns/B (1 GB/s): (1 + 4.096)*9 = 45.864 us.
   const CliRun s =
-      run("estimate --topology torus --p 64 --op shift --q 3 --switching sf "
+      run_line("estimate --topology torus --p 64 --op shift --q 3 --switching sf "
           "--ts 1us --tb 1GBps --bytes 4KiB --json");
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_NEAR(nlohmann::json::parse(s.out)["time_us"].get<double>(), 45.864, 1e-9);
 
   // 36 formulas for the chapter's six operations, 48 reduction algorithms.
-  const CliRun list = run("estimate --list --json");
+  const CliRun list = run_line("estimate --list --json");
   ASSERT_EQ(list.status, 0) << list.err;
   const auto rows = nlohmann::json::parse(list.out);
   EXPECT_EQ(rows.size(), 36u + 48u);
@@ -212,7 +168,7 @@ TEST_F(CostCli, EstimateAnalytic) {
 // 30 + 0.045 m and 60 + 0.021875 m (us) cross at m = 30 / 0.023125 = 1297.30 B.
 TEST_F(CostCli, EstimateReductionJson) {
   const CliRun r =
-      run("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
+      run_line("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
           "--tb 10ns --tc 5ns --bytes 1600 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -244,7 +200,7 @@ TEST_F(CostCli, EstimateReductionJson) {
 
 TEST_F(CostCli, EstimateReductionText) {
   const CliRun r =
-      run("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
+      run_line("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
           "--tb 10ns --tc 5ns --bytes 1600");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("fastest at m = 1600 B: rabenseifner, 95 us"), std::string::npos) << r.out;
@@ -255,7 +211,7 @@ TEST_F(CostCli, EstimateReductionText) {
 
   // CT ring with p = 12: the logical-hypercube algorithm does not apply and says why.
   const CliRun ring =
-      run("estimate --topology ring --p 12 --op allreduce --switching ct --ts 10us "
+      run_line("estimate --topology ring --p 12 --op allreduce --switching ct --ts 10us "
           "--tb 10ns --th 1us --bytes 1600");
   ASSERT_EQ(ring.status, 0) << ring.err;
   EXPECT_NE(ring.out.find("reduce-broadcast"), std::string::npos) << ring.out;
@@ -266,15 +222,15 @@ TEST_F(CostCli, EstimateReductionText) {
 TEST_F(CostCli, EstimateReductionErrors) {
   const std::string base =
       "estimate --topology ring --p 8 --switching sf --ts 1us --tb 1ns --bytes 8 ";
-  expect_one_line_error(base + "--op oab --tc 1ns", "--tc");
-  expect_one_line_error(base + "--op allreduce --q 2", "--q");
-  expect_one_line_error(base + "--op allreduce --tc 1xs", "--tc");
-  expect_one_line_error(base + "--op gather", "--op");
-  expect_one_line_error("estimate --model c --alpha 1us --beta 1GBps --bytes 8 --tc 1ns", "--tc");
-  expect_one_line_error(
+  expect_refused(base + "--op oab --tc 1ns", "--tc");
+  expect_refused(base + "--op allreduce --q 2", "--q");
+  expect_refused(base + "--op allreduce --tc 1xs", "--tc");
+  expect_refused(base + "--op gather", "--op");
+  expect_refused("estimate --model c --alpha 1us --beta 1GBps --bytes 8 --tc 1ns", "--tc");
+  expect_refused(
       "estimate --topology ring --p 8 --op scan --switching ct --ts 1us --tb 1ns --bytes 8",
       "--th");
-  expect_one_line_error(
+  expect_refused(
       "estimate --topology torus --p 9 --op reduce --switching ct --ts 1us --tb 1ns "
       "--th 1us --bytes 8",
       "--p");
@@ -282,12 +238,12 @@ TEST_F(CostCli, EstimateReductionErrors) {
 
 TEST_F(CostCli, EstimateModels) {
   // Model C: 10 us + 1000 B / 1 GB/s = 10 + 1 = 11 us.
-  const CliRun c = run("estimate --model c --alpha 10us --beta 1GBps --bytes 1000 --json");
+  const CliRun c = run_line("estimate --model c --alpha 10us --beta 1GBps --bytes 1000 --json");
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_NEAR(nlohmann::json::parse(c.out)["time_us"].get<double>(), 11.0, 1e-9);
 
   // Model B by hand (cluster_test): ts0 50 us, ts1 10 ns/B, tb 100 ns/B, m = 3000: 376.6 us.
-  const CliRun b = run("estimate --model b --ts0 50us --ts1 10ns --tb 100ns --bytes 3000 --json");
+  const CliRun b = run_line("estimate --model b --ts0 50us --ts1 10ns --tb 100ns --bytes 3000 --json");
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_NEAR(nlohmann::json::parse(b.out)["time_us"].get<double>(), 376.6, 1e-9);
 
@@ -296,7 +252,7 @@ TEST_F(CostCli, EstimateModels) {
   const auto table = write("table.txt",
                            "# seed 003: bytes, microseconds\n2000 495\n10000 1184\n20000 2055\n"
                            "30000 2874\n40000 3758\n50000 4749\n60000 5730\n");
-  const CliRun f = run("estimate --model c --fit " + table + " --bytes 5000 --json");
+  const CliRun f = run_line("estimate --model c --fit " + table + " --bytes 5000 --json");
   ASSERT_EQ(f.status, 0) << f.err;
   const auto doc = nlohmann::json::parse(f.out);
   const double tb = 1682900000.0 / 18784000000.0;
@@ -305,7 +261,7 @@ TEST_F(CostCli, EstimateModels) {
   EXPECT_NEAR(doc["time_us"].get<double>(), ts + 5000 * tb, 1e-5);
   EXPECT_EQ(doc["fit"]["rows"].size(), 7u);
 
-  const CliRun fb = run("estimate --model b --fit " + table + " --json");
+  const CliRun fb = run_line("estimate --model b --fit " + table + " --json");
   ASSERT_EQ(fb.status, 0) << fb.err;
   EXPECT_EQ(nlohmann::json::parse(fb.out)["fit"]["separated"], false);
 }
@@ -314,29 +270,29 @@ TEST_F(CostCli, EstimateErrors) {
   const std::string base =
       "estimate --topology hypercube --op oab --switching sf --ts 1us "
       "--tb 1ns --bytes 8 ";
-  expect_one_line_error(base + "--p 12", "--p");
-  expect_one_line_error(
+  expect_refused(base + "--p 12", "--p");
+  expect_refused(
       "estimate --topology torus --p 8 --op p2p --switching sf --ts 1us "
       "--tb 1ns --bytes 8",
       "--p");
-  expect_one_line_error(base + "--p 16 --q 3", "--q");
-  expect_one_line_error(
+  expect_refused(base + "--p 16 --q 3", "--q");
+  expect_refused(
       "estimate --topology ring --p 8 --op shift --q 8 --switching sf "
       "--ts 1us --tb 1ns --bytes 8",
       "--q");
-  expect_one_line_error(
+  expect_refused(
       "estimate --topology ring --p 8 --op oab --switching ct --ts 1us "
       "--tb 1ns --bytes 8",
       "--th");
-  expect_one_line_error(base + "--p 16 --model c", "estimate");
-  expect_one_line_error("estimate --model d --bytes 8", "--model");
-  expect_one_line_error("estimate --model c --alpha 10 --beta 1GBps --bytes 8", "--alpha");
-  expect_one_line_error(
+  expect_refused(base + "--p 16 --model c", "estimate");
+  expect_refused("estimate --model d --bytes 8", "--model");
+  expect_refused("estimate --model c --alpha 10 --beta 1GBps --bytes 8", "--alpha");
+  expect_refused(
       "estimate --topology mesh --p 16 --op oab --switching sf --ts 1us "
       "--tb 1ns --bytes 8",
       "--topology");
   const auto bad = write("bad.txt", "2000 495\n\n3000 4 parsecs\n");
-  expect_one_line_error("estimate --model c --fit " + bad, "bad.txt:3");
+  expect_refused("estimate --model c --fit " + bad, "bad.txt:3");
 }
 
 }  // namespace

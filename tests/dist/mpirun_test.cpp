@@ -2,33 +2,34 @@
 // island per rank on this 2-core machine, writes one valid schedule, and the same seed
 // on the same number of ranks writes the same schedule.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <string>
 
+#include "../support/cli_harness.hpp"
+#include "../support/solve_check.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
 namespace {
 
+// The run's stdout and stderr together, as mpirun interleaves its ranks' output; the
+// capture files in a folder of this process's own.
 struct CommandRun {
   int status = -1;
   std::string output;
 };
 
 CommandRun run(const std::string& command) {
-  CommandRun r;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe) != nullptr) r.output += buffer;
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("ccsched_dist_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const test::CliRun r = test::run_command(command, dir);
+  std::filesystem::remove_all(dir);
+  return {r.status, r.out + r.err};
 }
 
 // mpirun refuses to run as root unless told; the test machine runs tests as root. Under the
@@ -39,12 +40,8 @@ CommandRun run(const std::string& command) {
 std::string mpirun(int ranks) {
   return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
                      "ASAN_OPTIONS=detect_leaks=0 ") +
-         CCSCHED_MPIEXEC + " --oversubscribe -np " + std::to_string(ranks) + " " + CCSCHED_BINARY;
-}
-
-std::string without_time(Schedule s) {
-  if (s.solver) s.solver->seconds = 0;
-  return write_schedule_json(s);
+         CCSCHED_MPIEXEC + " --oversubscribe -np " + std::to_string(ranks) + " " +
+         test::ccsched_binary();
 }
 
 class Islands : public ::testing::TestWithParam<const char*> {};
@@ -65,7 +62,7 @@ TEST_P(Islands, ThreeRanksGiveOneValidReproducibleSchedule) {
     EXPECT_TRUE(verify_schedule(s).empty());
     EXPECT_EQ(s.steps, 7);
     EXPECT_EQ(s.solver->engine, engine);
-    texts[i] = without_time(s);
+    texts[i] = testing_support::fingerprint(s);
   }
   EXPECT_EQ(texts[0], texts[1]);
 }

@@ -10,21 +10,12 @@
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
 
-Problem make_problem(const std::string& spec, CollectiveKind kind, std::optional<int> ports,
-                     const std::vector<std::string>& faults = {}) {
-  Topology t = apply_faults(make_topology(spec), faults);
-  Problem p{t, {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  if (ports) p.model.ports = *ports;
-  return p;
-}
+using testing_support::make_problem;
 
 TEST(Constructive, RecognisesHypercubesOnly) {
   EXPECT_EQ(hypercube_dimension(make_topology("hypercube:3")), 3);

@@ -10,25 +10,13 @@
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "../support/slowdown.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
 
-Problem make_problem(const std::string& spec, CollectiveKind kind, std::optional<int> ports) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  if (ports) p.model.ports = *ports;
-  return p;
-}
-
-std::string violations_text(const Schedule& s) {
-  std::string text;
-  for (const auto& v : verify_schedule(s)) text += "rule " + std::to_string(v.rule) + ": " + v.text + "\n";
-  return text;
-}
+using testing_support::make_problem;
+using testing_support::violations_text;
 
 }  // namespace
 }  // namespace ccsched

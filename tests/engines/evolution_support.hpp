@@ -1,6 +1,5 @@
-// Shared by the UMDA and HGSA tests: building small problems, the seeds' known optima
-// (seed 000 Table 6, seed 001 Tables 1 and 3) and the checks every evolutionary result
-// must pass.
+// Shared by the UMDA and HGSA tests: the seeds' known optima (seed 000 Table 6, seed 001
+// Tables 1 and 3). Building problems and checking schedules is tests/support/solve_check.hpp.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,36 +7,13 @@
 #include <optional>
 #include <string>
 
+#include "../support/solve_check.hpp"
 #include "ccsched/engines/engine.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
 
 namespace ccsched::testing_support {
-
-inline Problem make_problem(const std::string& spec, CollectiveKind kind,
-                            std::optional<int> ports = std::nullopt) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  if (ports) p.model.ports = *ports;
-  return p;
-}
-
-inline std::string violations_text(const Schedule& s) {
-  std::string text;
-  for (const auto& v : verify_schedule(s))
-    text += "rule " + std::to_string(v.rule) + ": " + v.text + "\n";
-  return text;
-}
-
-// The schedule as JSON without the run time, for "same seed, same schedule".
-inline std::string fingerprint(Schedule s) {
-  if (s.solver) s.solver->seconds = 0;
-  return write_schedule_json(s);
-}
 
 struct Known {
   std::string spec;

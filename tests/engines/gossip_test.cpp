@@ -22,18 +22,16 @@
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
 
+// `ports` nullopt is all-port here, also on networks whose default is one port.
 Problem make_problem(const std::string& spec, std::optional<int> ports,
                      CollectiveKind kind = CollectiveKind::AAB,
                      const std::vector<std::string>& faults = {}) {
-  Problem p{apply_faults(make_topology(spec), faults), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
+  Problem p = testing_support::make_problem(spec, kind, std::nullopt, faults);
   p.model.ports = ports;
   return p;
 }

@@ -12,18 +12,12 @@
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "../support/slowdown.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
 
-Problem make_problem(const std::string& spec, CollectiveKind kind) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  return p;
-}
+using testing_support::make_problem;
 
 struct Case {
   std::string spec;

@@ -15,6 +15,7 @@
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
@@ -27,18 +28,7 @@ SolveOutcome solve(const Problem& p, double seconds = 20.0) {
   return solve_problem(p, request);
 }
 
-// A claim is honest when the schedule verifies, the bound is at most the steps, and
-// `optimal` comes with steps == lower_bound.
-void expect_honest(const SolveOutcome& out, const std::string& what) {
-  ASSERT_TRUE(out.schedule.has_value()) << what << ": " << out.reason;
-  const auto violations = verify_schedule(*out.schedule);
-  if (!violations.empty()) ADD_FAILURE() << what << ": " << violations.front().text;
-  EXPECT_LE(out.lower_bound, out.schedule->steps) << what;
-  if (out.optimal) {
-    EXPECT_EQ(out.lower_bound, out.schedule->steps) << what;
-  }
-  EXPECT_EQ(out.schedule->optimal, out.optimal) << what;
-}
+using testing_support::expect_honest;
 
 TEST(ReductionDesigns, EveryDesignVerifiesOnEveryNetwork) {
   const std::vector<std::string> nets = {"ring:8",   "hypercube:3", "hypercube:4",

@@ -11,19 +11,12 @@
 #include "ccsched/engines/resources.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {
 
-Problem make_problem(const std::string& spec, CollectiveKind kind, std::optional<int> ports = {}) {
-  Topology t = make_topology(spec);
-  CollectiveRequest request;
-  request.kind = kind;
-  Collective c = make_collective(t, request);
-  Model m = default_model(t);
-  if (ports) m.ports = ports;
-  return Problem{std::move(t), std::move(c), m};
-}
+using testing_support::make_problem;
 
 TEST(PathCensus, CountsEqualEnumerationUnderMinimalRouting) {
   for (const std::string spec : {"hypercube:4", "torus:4x4", "mesh:3x4", "kautz:2,3", "fattree:8",

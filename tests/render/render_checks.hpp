@@ -9,26 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "ccsched/engines/driver.hpp"
+#include "../support/solve_check.hpp"
 #include "ccsched/schedule/verify.hpp"
-#include "ccsched/topology/generators.hpp"
 
 namespace ccsched::testing {
 
 // The engine's schedule for `kind` on `spec` under the network's default model; it must
-// exist and verify.
+// exist, verify and claim honestly (tests/support/solve_check.hpp).
 inline Schedule solve(const std::string& spec, CollectiveKind kind) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  SolveRequest solve;
-  solve.time_limit = 60;
-  const SolveOutcome out = solve_problem(p, solve);
-  if (!out.schedule) throw std::runtime_error(spec + ": no schedule: " + out.reason);
-  EXPECT_TRUE(verify_schedule(*out.schedule).empty()) << spec;
-  return *out.schedule;
+  return testing_support::solve_verified(spec, kind);
 }
 
 inline std::size_t count(const std::string& text, const std::string& needle) {

@@ -5,7 +5,6 @@
 // injected script error shows that the error marker works. Skipped (with the reason)
 // only when no Chromium is installed; scripts/setup.sh installs it.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,26 +16,18 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_harness.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
+namespace test = ccsched::test;
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::CliRun;
+using test::slurp;
 
 std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
+  return test::count_of(text, needle);
 }
 
 std::optional<std::string> find_chromium() {
@@ -64,20 +55,13 @@ class RenderCli : public ::testing::Test {
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
 
+  // The suite shares one folder: the schedules are solved once, in SetUpTestSuite.
   static CliRun run(const std::string& args) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd =
-        std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+    return test::run_command(test::ccsched_binary() + " " + args, dir_);
   }
 
   static void expect_one_line_error(const std::string& args, const std::string& needle) {
-    const CliRun r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
-    EXPECT_EQ(count(r.err, "\n"), 1u) << r.err;
-    EXPECT_EQ(r.err.rfind("ccsched: error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    test::expect_one_line_error(run(args), needle, args);
   }
 
   // The DOM after the page's scripts ran, as headless Chromium dumps it.

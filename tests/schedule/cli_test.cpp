@@ -1,10 +1,7 @@
 // End-to-end tests of `ccsched verify` and `ccsched show` through the built binary: exit
 // statuses (0 valid, 1 invalid, 2 unreadable), the --json shape, one-line errors.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,58 +9,19 @@
 
 #include "ccsched/schedule/json.hpp"
 #include "support.hpp"
+#include "../support/cli_harness.hpp"
 
 namespace ccsched {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int status = -1;
-  std::string out, err;
-};
-
-class Cli : public ::testing::Test {
+class Cli : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ccsched_schedule_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& content) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << content;
-    return path;
-  }
-
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
-  CommandResult run(const std::string& args) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd =
-        std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int raw = std::system(cmd.c_str());
-    CommandResult r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-
-  static int lines(const std::string& text) {
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-  }
-
-  fs::path dir_;
+  Cli() : CliTest("ccsched_schedule_cli_") {}
 };
+
+int lines(const std::string& text) { return static_cast<int>(test::count_lines(text)); }
 
 Schedule broken() {
   auto s = test::ring4_aas();
@@ -73,7 +31,7 @@ Schedule broken() {
 
 TEST_F(Cli, VerifyValid) {
   const auto file = write("ok.json", write_schedule_json(test::ring4_aas()));
-  const auto r = run("verify " + file);
+  const auto r = run_line("verify " + file);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "valid: AAS on ring:4, 12 transfers in 2 steps\n");
   EXPECT_EQ(r.err, "");
@@ -82,7 +40,7 @@ TEST_F(Cli, VerifyValid) {
 TEST_F(Cli, VerifyInvalidPrintsEveryViolation) {
   const auto s = broken();
   const auto file = write("bad.json", write_schedule_json(s));
-  const auto r = run("verify " + file);
+  const auto r = run_line("verify " + file);
   EXPECT_EQ(r.status, 1) << r.err;
   const auto c01 = *s.topology.find_channel(0, 1);
   EXPECT_EQ(r.out.rfind("rule 3 (channels): step 1, transfers 0 and 8 both use channel " +
@@ -96,7 +54,7 @@ TEST_F(Cli, VerifyInvalidPrintsEveryViolation) {
 
 TEST_F(Cli, VerifyJsonShape) {
   const auto file = write("bad.json", write_schedule_json(broken()));
-  auto r = run("verify --json " + file);
+  auto r = run_line("verify --json " + file);
   EXPECT_EQ(r.status, 1);
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc.size(), 2U);
@@ -112,7 +70,7 @@ TEST_F(Cli, VerifyJsonShape) {
   EXPECT_TRUE(v["text"].is_string());
 
   const auto ok = write("ok.json", write_schedule_json(test::ring4_aas()));
-  r = run("verify " + ok + " --json");
+  r = run_line("verify " + ok + " --json");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(nlohmann::json::parse(r.out),
             nlohmann::json::parse(R"({"valid": true, "violations": []})"));
@@ -120,7 +78,7 @@ TEST_F(Cli, VerifyJsonShape) {
 
 TEST_F(Cli, MalformedFileIsOneLineExit2) {
   const auto file = write("junk.json", "{\"format\": \"ccsched-schedule/1\", ");
-  auto r = run("verify " + file);
+  auto r = run_line("verify " + file);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(lines(r.err), 1) << r.err;
@@ -129,15 +87,15 @@ TEST_F(Cli, MalformedFileIsOneLineExit2) {
   auto doc = nlohmann::json::parse(write_schedule_json(test::ring4_aas()));
   doc["transfers"][2]["path"][0] = "zero";
   const auto typed = write("typed.json", doc.dump());
-  r = run("verify --json " + typed);
+  r = run_line("verify --json " + typed);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("transfers[2].path[0]"), std::string::npos) << r.err;
 
-  r = run("verify " + (dir_ / "missing.json").string());
+  r = run_line("verify " + (dir_ / "missing.json").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  r = run("show " + file);
+  r = run_line("show " + file);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
 }
@@ -147,7 +105,7 @@ TEST_F(Cli, ShowPrintsHeaderTableAndUtilisation) {
   s.lower_bound = 2;
   s.optimal = true;
   const auto file = write("ok.json", write_schedule_json(s));
-  auto r = run("show " + file);
+  auto r = run_line("show " + file);
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* part :
        {"network:     ring:4", "collective:  AAS", "model:       all-port", "steps:       2\n",
@@ -156,24 +114,24 @@ TEST_F(Cli, ShowPrintsHeaderTableAndUtilisation) {
         "step 1: 8/8 channels (100.0 %)\n"})
     EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
 
-  r = run("show --layout trees " + file);
+  r = run_line("show --layout trees " + file);
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("subtree 1"), std::string::npos) << r.out;
-  r = run("show --layout pie " + file);
+  r = run_line("show --layout pie " + file);
   EXPECT_EQ(r.status, 2);
 
   const auto bad = write("bad.json", write_schedule_json(broken()));
-  r = run("show " + bad);
+  r = run_line("show " + bad);
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("valid:       NO, 2 violations"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, VerifyAndShowAReduction) {
   const auto ok = write("rs.json", write_schedule_json(test::ring4_reduce_scatter()));
-  auto r = run("verify " + ok);
+  auto r = run_line("verify " + ok);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "valid: REDUCESCATTER on ring:4, 12 transfers in 3 steps\n");
-  r = run("show " + ok);
+  r = run_line("show " + ok);
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* part :
        {"collective:  REDUCESCATTER, 4 senders, 4 receivers, 4 blocks\n", "valid:       yes\n",
@@ -184,14 +142,14 @@ TEST_F(Cli, VerifyAndShowAReduction) {
   auto s = test::ring4_reduce_scatter();
   s.transfers[5].blocks = {9};  // node 1's block 3 in step 2 goes astray
   const auto bad = write("bad.json", write_schedule_json(s));
-  r = run("verify " + bad);
+  r = run_line("verify " + bad);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("rule R1 (blocks): step 2, transfer 5: block 9 is outside 0..3\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("rule R3 (result): at the end acc[3][3] = {2,3}"), std::string::npos)
       << r.out;
-  r = run("verify --json " + bad);
+  r = run_line("verify --json " + bad);
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["violations"].size(), 2U) << r.out;
   EXPECT_EQ(doc["violations"][0]["rule"], "R1");
@@ -199,7 +157,7 @@ TEST_F(Cli, VerifyAndShowAReduction) {
   EXPECT_EQ(doc["violations"][1]["rule"], "R3");
   EXPECT_EQ(doc["violations"][1]["node"], 3);
   EXPECT_EQ(doc["violations"][1]["block"], 3);
-  r = run("show --layout trees " + ok);
+  r = run_line("show --layout trees " + ok);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--layout"), std::string::npos) << r.err;
 }
@@ -208,7 +166,7 @@ TEST_F(Cli, BadReductionRequestsAreOneLineErrors) {
   for (const char* args : {"bounds ring:4 --cc ALLREDUCE --blocks 0",
                            "bounds ring:4 --cc REDUCESCATTER --blocks 3",
                            "bounds ring:4 --cc REDUCE --root 9"}) {
-    const auto r = run(args);
+    const auto r = run_line(args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
     EXPECT_NE(r.err.find(std::string(args).find("root") != std::string::npos ? "--root"

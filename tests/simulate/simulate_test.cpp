@@ -9,18 +9,16 @@
 #include "ccsched/simulate/simulate.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
+#include "../support/cli_harness.hpp"
 #include "../support/reduction_schedules.hpp"
+#include "../support/solve_check.hpp"
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/schedule/json.hpp"
@@ -30,18 +28,7 @@
 namespace ccsched {
 namespace {
 
-Schedule solve(const std::string& spec, CollectiveKind kind) {
-  Problem p{make_topology(spec), {}, {}};
-  CollectiveRequest request;
-  request.kind = kind;
-  p.collective = make_collective(p.topology, request);
-  p.model = default_model(p.topology);
-  SolveRequest solve;
-  solve.time_limit = 60;
-  const SolveOutcome out = solve_problem(p, solve);
-  EXPECT_TRUE(out.schedule.has_value()) << spec << ": " << out.reason;
-  return *out.schedule;
-}
+using testing_support::solve_verified;
 
 // A one-to-all scatter on a ring of 4 from processor 0, every transfer placed by hand.
 Schedule ring4_scatter(const std::vector<Transfer>& transfers, int steps) {
@@ -209,45 +196,19 @@ TEST(SimulateReduction, OnlyProcessorsThatCombineValuesAdd) {
 
 // --- the command ---------------------------------------------------------------------
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using test::CliRun;
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class SimulateCli : public ::testing::Test {
+class SimulateCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("ccsched_simulate_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
+  SimulateCli() : CliTest("ccsched_simulate_cli_") {}
+  std::string write(const Schedule& s, const std::string& name) const {
+    return CliTest::write(name, write_schedule_json(s));
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  CliRun run(const std::string& args) {
-    const auto out = dir_ / "stdout", err = dir_ / "stderr";
-    const int raw = std::system(
-        (std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string())
-            .c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
-  }
-  std::string write(const Schedule& s, const std::string& name) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path) << write_schedule_json(s);
-    return path;
-  }
-  std::filesystem::path dir_;
 };
 
 TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
-  const std::string file = write(solve("kautz:3,2", CollectiveKind::AAS), "kautz.json");
-  const CliRun r = run("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
+  const std::string file = write(solve_verified("kautz:3,2", CollectiveKind::AAS), "kautz.json");
+  const CliRun r = run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["step_seconds"].is_array());
@@ -257,7 +218,7 @@ TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
   EXPECT_NEAR(j["model_seconds"].get<double>(), 7 * 1.512e-6, 1e-11);
   EXPECT_EQ(r.err.find("ccsched:"), std::string::npos) << r.err;  // no warning, no error
 
-  const CliRun text = run("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024");
+  const CliRun text = run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024");
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("10.584"), std::string::npos) << text.out;  // 7 x 1.512 us
 }
@@ -265,7 +226,7 @@ TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
 TEST_F(SimulateCli, ConflictingScheduleWarnsAndShowsTheSlowdown) {
   const std::string file =
       write(ring4_scatter({{1, {0, 1}, {}}, {1, {0, 1, 2}, {}}, {2, {0, 3}, {}}}, 2), "clash.json");
-  const CliRun r = run("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
+  const CliRun r = run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warning"), std::string::npos);
   EXPECT_NE(r.err.find("rule 3"), std::string::npos);
@@ -275,10 +236,9 @@ TEST_F(SimulateCli, ConflictingScheduleWarnsAndShowsTheSlowdown) {
 }
 
 TEST_F(SimulateCli, ReductionReportsTheAdds) {
-  const auto path = (dir_ / "allreduce.json").string();
-  std::ofstream(path) << testing::ring4_allreduce_ring();
+  const auto path = CliTest::write("allreduce.json", testing::ring4_allreduce_ring());
   const CliRun r =
-      run("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns --json");
+      run_line("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["blocks"], 4);
@@ -289,7 +249,7 @@ TEST_F(SimulateCli, ReductionReportsTheAdds) {
   EXPECT_NEAR(j["model_seconds"].get<double>(), 6.96e-6, 1e-11);
 
   const CliRun text =
-      run("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns");
+      run_line("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns");
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("adds (us)"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("6.96"), std::string::npos) << text.out;
@@ -298,10 +258,8 @@ TEST_F(SimulateCli, ReductionReportsTheAdds) {
   const std::string scatter =
       write(ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3), "s.json");
   const CliRun bad =
-      run("simulate " + scatter + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 1ns");
-  EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
-  EXPECT_NE(bad.err.find("--tc"), std::string::npos) << bad.err;
-  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+      run_line("simulate " + scatter + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 1ns");
+  test::expect_one_line_error(bad, "--tc");
 }
 
 TEST_F(SimulateCli, BadInputIsOneLineAndExitTwo) {
@@ -316,10 +274,7 @@ TEST_F(SimulateCli, BadInputIsOneLineAndExitTwo) {
                   std::string("--bandwidth")},
         std::pair{"simulate " + good + " --bandwidth 2GBps --latency 1 --bytes 1024",
                   std::string("--latency")}}) {
-    const CliRun r = run(args);
-    EXPECT_EQ(r.status, 2) << args << r.out << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    expect_refused(args, needle);
   }
 }
 

@@ -13,66 +13,28 @@
 
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/io.hpp"
+#include "../support/cli_harness.hpp"
 
 namespace ccsched {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int status = -1;
-  std::string out, err;
-};
+using test::count_lines;
 
-class TopoCli : public ::testing::Test {
+class TopoCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    if (!fs::exists(CCSCHED_BINARY)) GTEST_SKIP() << "ccsched binary not built";
-    dir_ = fs::temp_directory_path() /
-           (std::string("ccsched_topo_cli_") +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  CommandResult run(const std::string& args) {
-    const auto out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-    const auto command =
-        std::string(CCSCHED_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int raw = std::system(command.c_str());
-    CommandResult r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name)) << text;
-  }
-
-  fs::path dir_;
+  TopoCli() : CliTest("ccsched_topo_cli_") {}
 };
-
-int count_lines(const std::string& s) {
-  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
-}
 
 TEST_F(TopoCli, ListNamesEverySpec) {
-  const auto r = run("topo list");
+  const auto r = run_line("topo list");
   ASSERT_EQ(r.status, 0) << r.err;
   for (const auto& s : spec_catalogue()) EXPECT_NE(r.out.find(s.syntax), std::string::npos);
 }
 
 TEST_F(TopoCli, InfoJsonHasTheInvariants) {
-  const auto r = run("topo info kautz:3,2 --json");
+  const auto r = run_line("topo info kautz:3,2 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("name"), "kautz:3,2");
@@ -88,7 +50,7 @@ TEST_F(TopoCli, InfoJsonHasTheInvariants) {
   EXPECT_EQ(j.at("girth"), 3);
   EXPECT_EQ(j.at("bisection_width"), 12);
   EXPECT_EQ(j.at("bisection_exact"), true);
-  const auto text = run("topo info petersen");
+  const auto text = run_line("topo info petersen");
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("diameter       2"), std::string::npos) << text.out;
 }
@@ -99,18 +61,18 @@ TEST_F(TopoCli, ExportEveryFormatReadsBack) {
   for (const auto& [format, ext] : formats) {
     SCOPED_TRACE(format);
     const auto file = path("fat" + ext);
-    const auto r = run("topo export fat:octagon,2 --format " + format + " -o " + file);
+    const auto r = run_line("topo export fat:octagon,2 --format " + format + " -o " + file);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.out.empty());
     const auto back = load_topology(file);
     EXPECT_EQ(back.processor_count(), 16);
     EXPECT_EQ(back.channel_count(), 56);
     // Info on the file gives the invariants of the network.
-    const auto info = run("topo info " + file + " --json");
+    const auto info = run_line("topo info " + file + " --json");
     ASSERT_EQ(info.status, 0) << info.err;
     EXPECT_EQ(nlohmann::json::parse(info.out).at("bisection_width"), 8);
   }
-  const auto stdout_export = run("topo export ring:4 --format edges");
+  const auto stdout_export = run_line("topo export ring:4 --format edges");
   ASSERT_EQ(stdout_export.status, 0);
   EXPECT_NE(stdout_export.out.find("0 1\n"), std::string::npos);
 }
@@ -145,20 +107,16 @@ TEST_F(TopoCli, ErrorsPrintOneLineExitTwoAndLeaveNoFile) {
     for (const auto& command :
          {"topo info " + network,
           "topo export " + network + " --format json -o " + path("out.json")}) {
-      const auto r = run(command);
-      EXPECT_EQ(r.status, 2);
-      EXPECT_EQ(count_lines(r.err), 1) << r.err;
-      EXPECT_TRUE(r.err.starts_with("ccsched: error: ")) << r.err;
-      EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+      expect_refused(command, message);
       EXPECT_FALSE(fs::exists(path("out.json")));
     }
   }
   // A directed network cannot be written as anynet: Unsupported, exit 2, no file.
-  const auto r = run("topo export omega:8 --format anynet -o " + path("o.anynet"));
+  const auto r = run_line("topo export omega:8 --format anynet -o " + path("o.anynet"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(count_lines(r.err), 1);
+  EXPECT_EQ(count_lines(r.err), 1u);
   EXPECT_FALSE(fs::exists(path("o.anynet")));
-  const auto bad_format = run("topo export ring:4 --format xml -o " + path("r.xml"));
+  const auto bad_format = run_line("topo export ring:4 --format xml -o " + path("r.xml"));
   EXPECT_EQ(bad_format.status, 2);
   EXPECT_FALSE(fs::exists(path("r.xml")));
 }

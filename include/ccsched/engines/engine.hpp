@@ -39,6 +39,7 @@ struct ProgressInfo {
   std::int64_t conflicts = 0;   // SAT conflicts so far, or generations for evolutionary engines
   std::int64_t best = -1;       // best fitness (conflicts) so far, evolutionary engines
   double elapsed = 0.0;         // seconds since the engine started
+  int best_steps = -1;          // steps of the best schedule the solve holds; -1: none yet
 };
 using ProgressFn = std::function<void(const ProgressInfo&)>;
 

@@ -19,6 +19,9 @@ namespace ccsched {
 inline constexpr int kRuleBlocks = 11;       // R1
 inline constexpr int kRuleExactlyOnce = 12;  // R2
 inline constexpr int kRuleResult = 13;       // R3
+// The claims a document makes about itself (FORMATS.md section 2, `lower_bound` and
+// `optimal`), checked by verify_claims, apart from validity.
+inline constexpr int kRuleClaims = 14;
 
 // One broken rule at one place. The fields that do not apply are empty; `text` is the
 // whole line `ccsched verify` prints ("rule 3 (channels): step 2, transfers 4 and 7 both
@@ -46,11 +49,19 @@ std::vector<Violation> verify_schedule(const Schedule& s);
 std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violations,
                                        std::size_t& total);
 
+// The claims the schedule contradicts: a `lower_bound` above its own `steps` (a valid
+// schedule of `steps` steps proves the bound wrong), or `optimal` with `steps` above
+// `lower_bound` (FORMATS.md: optimal means steps == lower_bound, the bound raised by
+// the proof when there is one). Empty when the claims are consistent or absent. Rule
+// kRuleClaims; independent of the validity rules (a valid schedule may claim wrongly).
+std::vector<Violation> verify_claims(const Schedule& s);
+
 // "paths", "steps", "channels", ... for rule 1..10 (FORMATS.md headings, lower case);
-// "blocks", "exactly once", "result" for R1..R3; "unknown" otherwise.
+// "blocks", "exactly once", "result" for R1..R3; "claims"; "unknown" otherwise.
 std::string_view rule_name(int rule);
 
-// How FORMATS.md writes the rule: "3" for rule 3, "R2" for kRuleExactlyOnce.
+// How FORMATS.md writes the rule: "3" for rule 3, "R2" for kRuleExactlyOnce, "claims"
+// for kRuleClaims.
 std::string rule_label(int rule);
 
 }  // namespace ccsched

@@ -317,7 +317,7 @@ EngineResult ReductionSatEngine::solve(const Problem& problem, const PathSet& pa
     try {
       st->encoding = Encoder(problem, paths, &budget, cnf).encode(steps);
     } catch (const EncodingAborted&) {
-      result.note = budget.interrupted() ? "interrupted" : "time limit reached while encoding";
+      result.note = budget.interrupted() ? "interrupted" : "the time limit cut the encoding";
       result.budget_exhausted = true;
       return finish(result);
     }

@@ -29,6 +29,7 @@
 #include <unordered_map>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/engines/resources.hpp"
 #include "cnf.hpp"
 
@@ -154,7 +155,7 @@ class Encoder {
     for (const Path& p : candidates) all.push_back(&p);
     if (!paths_per_message_ || static_cast<int>(all.size()) <= *paths_per_message_) return all;
     enc_.proof_within.clear();
-    enc_.note = "direct delivery, " + std::to_string(*paths_per_message_) + " path(s) per message";
+    enc_.note = "direct delivery, " + plural(*paths_per_message_, "path") + " per message";
     if (!balanced_) {
       // The first paths of the enumeration follow the lowest-numbered channel at every
       // hop: dimension-ordered routing on hypercubes, meshes and tori.
@@ -511,7 +512,7 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     } catch (const EncodingAborted&) {
       st.solver.reset();  // a half-built encoding is useless: build it again next time
       result.status = SolveStatus::unknown;
-      result.note = budget.interrupted() ? "interrupted" : "time limit reached while encoding";
+      result.note = budget.interrupted() ? "interrupted" : "the time limit cut the encoding";
       return result;
     }
     st.stats = {cnf.vars(), cnf.clauses()};
@@ -533,7 +534,7 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     result.complete = false;
     result.proof_within.clear();
     result.note = (result.note.empty() ? "" : result.note + ", ") + "at most " +
-                  std::to_string(paths.limits().max_paths_per_pair) + " paths per pair";
+                  plural(paths.limits().max_paths_per_pair, "path") + " per pair";
   }
   if (answer == 10) {
     // Per (message, receiver) keep the earliest chosen transfer: duplicates add nothing,

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 
 namespace ccsched {
 namespace {
@@ -370,7 +371,7 @@ EngineResult GreedyEngine::solve(const Problem& problem, const PathSet& paths, i
     result.schedule = std::move(s);
   } else {
     result.status = SolveStatus::unknown;
-    result.note = "greedy needs " + std::to_string(s.steps) + " steps";
+    result.note = "greedy needs " + plural(s.steps, "step");
   }
   result.complete = false;
   return result;
