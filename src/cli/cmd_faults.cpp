@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 
 #include "ccsched/core/error.hpp"
@@ -63,8 +64,8 @@ std::string cell_text(const FaultCell& c) {
 // Rows past the time limit are listed with empty cells and are not counted as swept.
 bool swept(const FaultRow& row) {
   return !row.connected || std::any_of(row.cells.begin(), row.cells.end(), [](const FaultCell& c) {
-           return c.steps >= 0 || c.lower_bound > 0;
-         });
+    return c.steps >= 0 || c.lower_bound > 0;
+  });
 }
 
 // What the sweep covered, for the headers: "18 single-link faults and 153 pairs", or
@@ -145,8 +146,14 @@ void run_faults(const FaultsOptions& o) {
   request.solve.options.seed = o.seed;
   if (o.time_limit > 0) request.time_limit = o.time_limit;
   if (stderr_is_terminal())
-    request.on_row = [](const FaultRow& row, std::size_t done, std::size_t total) {
-      fmt::print(stderr, "\r\033[Kfaults: {}/{} rows, last {}", done, total, row.name);
+    request.on_row = [start = std::chrono::steady_clock::now(), limit = o.time_limit](
+                         const FaultRow& row, std::size_t done, std::size_t total) {
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::string line = fmt::format("faults: {} of {} done, last {}; {:.1f} s elapsed", done,
+                                     plural(total, "row"), row.name, elapsed);
+      if (limit > 0) line += fmt::format(", {:.1f} s left", std::max(0.0, limit - elapsed));
+      fmt::print(stderr, "\r\033[K{}", line);
       if (done == total) fmt::print(stderr, "\r\033[K");
     };
   // Plan the paths and the memory limit on the fault-free network for the first kind
@@ -171,9 +178,9 @@ void run_faults(const FaultsOptions& o) {
     throw;
   }
   std::signal(SIGINT, previous);
-  const std::string faults = swept_faults(
-      sweep, request.links.empty() ? network_links(t).size() : request.links.size(),
-      o.double_faults);
+  const std::string faults =
+      swept_faults(sweep, request.links.empty() ? network_links(t).size() : request.links.size(),
+                   o.double_faults);
   if (!o.html.empty()) write_faults_html(o.html, t, sweep, faults);
 
   if (o.json) {

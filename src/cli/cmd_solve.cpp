@@ -184,9 +184,8 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
     fmt::print("{}\n", j.dump());
     return;
   }
-  fmt::print("network      {} ({}, {}, {})\n", t.name(),
-             plural(t.processor_count(), "processor"), plural(t.switch_count(), "switch"),
-             plural(t.channel_count(), "channel"));
+  fmt::print("network      {} ({}, {}, {})\n", t.name(), plural(t.processor_count(), "processor"),
+             plural(t.switch_count(), "switch"), plural(t.channel_count(), "channel"));
   if (is_reduction(problem.collective))
     fmt::print("collective   {}, {}, {}, {}\n", to_string(problem.collective.kind),
                plural(problem.collective.senders.size(), "sender"),
@@ -257,13 +256,18 @@ void print_runs(const SolveOptions& o, const std::vector<RunRecord>& runs) {
                r.outcome.schedule ? std::to_string(r.outcome.schedule->steps) : "-",
                r.outcome.schedule ? noun_for(r.outcome.schedule->steps, "step") : "steps",
                r.outcome.seconds, success(r.outcome) ? "success" : "failure");
-  fmt::print("success      {}/{} ({:.0f} %) reached {}; mean time of successful runs "
-             "{:.3f} s\n",
-             successes, plural(runs.size(), "run"), rate,
-             o.steps > 0 ? plural(o.steps, "step") : std::string("the lower bound"), mean);
+  fmt::print(
+      "success      {}/{} ({:.0f} %) reached {}; mean time of successful runs "
+      "{:.3f} s\n",
+      successes, plural(runs.size(), "run"), rate,
+      o.steps > 0 ? plural(o.steps, "step") : std::string("the lower bound"), mean);
 }
 
 void run_solve(const SolveOptions& o) {
+  using Clock = std::chrono::steady_clock;
+  // When the run began: the command's start for the first run (loading the network and
+  // the plan count against the user's limit too), the previous run's end for the others.
+  Clock::time_point run_start = Clock::now();
   const Problem problem = build_problem(o.problem);
   // Before the search: a result that cannot be written would be lost.
   check_output(o.output);
@@ -299,15 +303,13 @@ void run_solve(const SolveOptions& o) {
 
   const bool show_progress = speaker && !o.quiet && (o.progress || stderr_is_terminal());
   if (show_progress)
-    request.options.progress = [start = std::chrono::steady_clock::now(),
-                                limit = request.time_limit](const ProgressInfo& p) {
+    request.options.progress = [&run_start, limit = request.time_limit](const ProgressInfo& p) {
       // The whole run's clock, not the engine's: the user's limit covers all of it.
-      const double total =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
       std::string line = fmt::format("{}: trying {}, ", p.engine, plural(p.steps, "step"));
       if (p.best >= 0)
-        line += fmt::format("{} {}, fewest conflicts {}", p.engine == "hgsa" ? "epoch" : "generation",
-                            p.conflicts, p.best);
+        line += fmt::format("{} {}, fewest conflicts {}",
+                            p.engine == "hgsa" ? "epoch" : "generation", p.conflicts, p.best);
       else
         line += fmt::format("{}", plural(p.conflicts, "conflict"));
       line += fmt::format("; {:.1f} s elapsed", total);
@@ -321,6 +323,7 @@ void run_solve(const SolveOptions& o) {
   std::vector<RunRecord> runs;
   for (int run = 0; run < o.runs && !g_interrupted.load(); ++run) {
     request.options.seed = o.seed + static_cast<std::uint64_t>(run);
+    if (run > 0) run_start = Clock::now();
     SolveOutcome out;
     try {
 #ifdef CCSCHED_HAVE_DIST

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "ccsched/core/text.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/invariants.hpp"
 #include "ccsched/topology/io.hpp"
-#include "ccsched/core/text.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 

@@ -40,8 +40,8 @@ inline CLI::Validator integer_check(long long lo, long long hi) {
         const auto* end = text.data() + text.size();
         const auto [ptr, ec] = std::from_chars(text.data(), end, value);
         if (ec == std::errc() && ptr == end && value >= lo && value <= hi) return {};
-        return "expected a whole number from " + std::to_string(lo) + " to " +
-               std::to_string(hi) + ", got '" + text + "'";
+        return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+               ", got '" + text + "'";
       },
       "INT");
 }
@@ -55,8 +55,7 @@ inline CLI::Validator seed_check() {
         const auto [ptr, ec] = std::from_chars(text.data(), end, value);
         if (!text.empty() && text[0] != '-' && text[0] != '+' && ec == std::errc() && ptr == end)
           return {};
-        return "expected a seed, a whole number from 0 to 18446744073709551615, got '" + text +
-               "'";
+        return "expected a seed, a whole number from 0 to 18446744073709551615, got '" + text + "'";
       },
       "SEED");
 }

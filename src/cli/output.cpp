@@ -197,13 +197,14 @@ void write_through(const Target& t, const std::string& path, const Emit& emit) {
 // folders no file can be created in; the write would fail only after the work is done,
 // with an error about a temporary file the user never named.
 void refuse_kernel_file_system(const Target& t, const std::string& path) {
-  struct statfs info{};
+  struct statfs info {};
   const fs::path folder = t.path.has_parent_path() ? t.path.parent_path() : fs::path(".");
   if (::statfs(folder.c_str(), &info) == 0 &&
       (info.f_type == PROC_SUPER_MAGIC || info.f_type == SYSFS_MAGIC))
-    throw InvalidInput("is in a kernel file system (/proc or /sys), where no output file can be "
-                       "written",
-                       path);
+    throw InvalidInput(
+        "is in a kernel file system (/proc or /sys), where no output file can be "
+        "written",
+        path);
 }
 
 // Temporary file beside the target (same file system, so rename is atomic), then fsync

@@ -74,7 +74,8 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, bool with_cc) {
                   "the node count minus 2, the longest a simple path can add)");
   cmd->add_option("--switching", o.switching, "wormhole | store-and-forward");
   cmd->add_flag("--combining", o.combining, "allow one transfer to carry several messages");
-  cmd->add_option("--shift", o.shift, "PERM: circular shift q (processor i sends to i+q; default 1)")
+  cmd->add_option("--shift", o.shift,
+                  "PERM: circular shift q (processor i sends to i+q; default 1)")
       ->check(integer_check(-kMaxInt, kMaxInt));
   cmd->add_option("--messages", o.messages_file, "CUSTOM/PERM: file with one 'origin target...' line per message");
 }

@@ -17,13 +17,13 @@ struct ProblemOptions {
   std::string cc = "AAS";
   std::string ports;                // "", "all" or an integer
   std::string root;
-  std::vector<std::string> senders;   // ids/labels, comma lists accepted (split_list)
+  std::vector<std::string> senders;  // ids/labels, comma lists accepted (split_list)
   std::vector<std::string> receivers;
   std::vector<std::string> faults;
   std::string routing = "minimal";  // minimal | nonminimal[:H]
   std::string switching = "wormhole";
   bool combining = false;
-  std::optional<int> shift;        // PERM only; default 1
+  std::optional<int> shift;         // PERM only; default 1
   std::string messages_file;        // CUSTOM / PERM message list
   std::optional<int> blocks;        // reductions: --blocks (make_collective checks the range)
 };

@@ -150,8 +150,7 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
     const auto need = estimate_sat(problem, census, steps, radius, cap);
     if (need.bytes > limit)
       throw Unsupported(
-          memory_refusal("the SAT encoding for " + plural(steps, "step"), need,
-                         limit,
+          memory_refusal("the SAT encoding for " + plural(steps, "step"), need, limit,
                          "try minimal routing, a --radius, an evolutionary engine (--engine "
                          "umda, hgsa or mboa), --engine greedy, or a larger --max-memory"),
           "--max-memory");

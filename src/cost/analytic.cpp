@@ -248,7 +248,7 @@ NetworkShape parse_network_shape(std::string_view original, std::string_view opt
   if (text == "hypercube") return NetworkShape::hypercube;
   throw InvalidParameter(
       fmt::format("'{}': unknown topology (use ring, torus, hypercube)", original),
-                         std::string(option));
+      std::string(option));
 }
 
 Operation parse_operation(std::string_view original, std::string_view option) {

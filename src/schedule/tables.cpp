@@ -677,10 +677,9 @@ std::string format_schedule_overview(const Schedule& s) {
          std::to_string(r.busiest_receiver), std::to_string(r.longest)});
     total.absorb(r);
   }
-  std::string out =
-      fmt::format("overview: {} in {} in use{}\n", plural(total.transfers, "transfer"),
-                  plural(steps.size(), "step"),
-                  group == 1 ? "" : fmt::format(", {} a row", plural(group, "step")));
+  std::string out = fmt::format("overview: {} in {} in use{}\n",
+                                plural(total.transfers, "transfer"), plural(steps.size(), "step"),
+                                group == 1 ? "" : fmt::format(", {} a row", plural(group, "step")));
   out += align(table, "  ");
   const long long channel_steps = static_cast<long long>(available) * std::max(s.steps, 0);
   out += fmt::format(
@@ -709,10 +708,10 @@ std::string format_schedule_summary(const Schedule& s) {
   const Topology& t = s.topology;
   const auto& c = s.collective;
   std::string out;
-  std::string network = fmt::format("{} ({}, {}, {}", t.name().empty() ? "(unnamed)" : t.name(),
-                                    plural(t.processor_count(), "processor"),
-                                    plural(t.switch_count(), "switch"),
-                                    plural(t.channel_count(), "channel"));
+  std::string network =
+      fmt::format("{} ({}, {}, {}", t.name().empty() ? "(unnamed)" : t.name(),
+                  plural(t.processor_count(), "processor"), plural(t.switch_count(), "switch"),
+                  plural(t.channel_count(), "channel"));
   if (!t.fault_records().empty()) {
     std::vector<std::string> faults;
     for (const auto& f : t.fault_records())
@@ -739,8 +738,8 @@ std::string format_schedule_summary(const Schedule& s) {
       who = fmt::format("{} in prefix order {}", plural(c.senders.size(), "sender"),
                         fmt::join(order, ","));
     }
-    out += fmt::format("collective:  {}, {}, {}\n", to_string(kind), who,
-                       plural(c.blocks, "block"));
+    out +=
+        fmt::format("collective:  {}, {}, {}\n", to_string(kind), who, plural(c.blocks, "block"));
   } else {
     out += fmt::format("collective:  {}, {}, {}\n", to_string(kind), who,
                        plural(c.messages.size(), "message"));

@@ -55,8 +55,9 @@ namespace ccsched {
 namespace {
 
 constexpr std::array<std::string_view, 15> kRuleNames = {
-    "",        "paths",       "steps",  "channels",     "ports",  "holding", "delivery", "combining",
-    "switching", "routing", "bookkeeping", "blocks", "exactly once", "result", "claims"};
+    "",          "paths",     "steps",   "channels",    "ports",  "holding",      "delivery",
+    "combining", "switching", "routing", "bookkeeping", "blocks", "exactly once", "result",
+    "claims"};
 
 static_assert(kRuleClaims + 1 == static_cast<int>(kRuleNames.size()));
 

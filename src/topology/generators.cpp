@@ -12,12 +12,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <exception>
-#include <filesystem>
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <deque>
+#include <exception>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -701,12 +701,14 @@ void refuse_path_without_extension(std::string_view text) {
   const auto status = std::filesystem::status(std::string(text), ec);
   if (ec || !std::filesystem::exists(status)) return;
   if (std::filesystem::is_directory(status))
-    throw InvalidInput("is a directory, not a network (give a spec such as kautz:3,2, or a "
-                       ".json, .dot, .gv, .edges or .anynet file)",
-                       std::string(text));
-  throw InvalidInput("is a file without a topology extension (.json, .dot, .gv, .edges or "
-                     ".anynet name its format)",
-                     std::string(text));
+    throw InvalidInput(
+        "is a directory, not a network (give a spec such as kautz:3,2, or a "
+        ".json, .dot, .gv, .edges or .anynet file)",
+        std::string(text));
+  throw InvalidInput(
+      "is a file without a topology extension (.json, .dot, .gv, .edges or "
+      ".anynet name its format)",
+      std::string(text));
 }
 
 Topology spec_or_file(std::string_view spec_or_path) {

@@ -180,15 +180,15 @@ Topology read_edges(std::string_view text, const std::string& where) {
         first = &r;
         numeric = decimal(r).has_value();
       } else if (decimal(r).has_value() != numeric) {
-        fail(lines[i],
-             numeric ? fmt::format("node \"{}\" is not a number, but the file names nodes by "
-                                   "number (first \"{}\"); use numbers throughout (with "
-                                   "\"label u TEXT\" for names) or names throughout",
-                                   r, *first)
-                     : fmt::format("node \"{}\" is a number, but the file names nodes by "
-                                   "name (first \"{}\"); use names throughout or numbers "
-                                   "throughout",
-                                   r, *first));
+        fail(lines[i], numeric
+                           ? fmt::format("node \"{}\" is not a number, but the file names nodes by "
+                                         "number (first \"{}\"); use numbers throughout (with "
+                                         "\"label u TEXT\" for names) or names throughout",
+                                         r, *first)
+                           : fmt::format("node \"{}\" is a number, but the file names nodes by "
+                                         "name (first \"{}\"); use names throughout or numbers "
+                                         "throughout",
+                                         r, *first));
       }
     }
 

@@ -66,11 +66,11 @@ TEST_F(BoundsCli, TextReportWithOptions) {
 TEST_F(BoundsCli, BadInputIsOneLineAndExitTwo) {
   expect_refused("bounds ring:8 --cc XYZ", "unknown collective 'XYZ'");
   expect_refused("bounds petersen --cc OAS --root 99",
-                        "--root: root 99 is out of range (processors 0..9)");
+                 "--root: root 99 is out of range (processors 0..9)");
   expect_refused("bounds omega:8 --cc MNS --senders 0,13 --receivers 3",
-                        "--senders: sender 13 is a switch, not a processor");
+                 "--senders: sender 13 is a switch, not a processor");
   expect_refused("bounds ring:8 --cc AAS --fault 0-7 --fault 0-4",
-                        "--fault 0-4: no link between 0 and 4");
+                 "--fault 0-4: no link between 0 and 4");
   const auto file = write("bad.txt", "0 1\n2\n");
   expect_refused("bounds ring:8 --cc CUSTOM --messages " + file, file + ":2");
   expect_refused("bounds ring:8 --cc AAS --ports 0", "--ports");

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "../support/cli_harness.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
-#include "../support/cli_harness.hpp"
 #include "support.hpp"
 
 namespace ccsched {

@@ -2,8 +2,8 @@
 // limit over the whole solve (bounds and greedy phases included; an evolutionary engine on
 // hypercube:10), Ctrl-C on `solve` and `faults` with a real SIGINT (the best schedule so
 // far is still written, atomically), through the built binary.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,12 +15,12 @@
 #include <sstream>
 #include <thread>
 
+#include "../support/cli_harness.hpp"
+#include "../support/slowdown.hpp"
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "resource_options.hpp"
-#include "../support/cli_harness.hpp"
-#include "../support/slowdown.hpp"
 
 namespace ccsched {
 namespace {
@@ -120,9 +120,9 @@ TEST_F(Reliability, EvolutionaryEnginesStopOnALargeNetwork) {
 TEST_F(Reliability, SigintWritesTheBestScheduleSoFar) {
   // torus:6x6 AAS: greedy finishes at once, the SAT search then runs for minutes.
   const auto file = dir_ / "best.json";
-  const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--quiet", "-o",
-                     file.string()},
-                    {.interrupt_after = 2.0 * kSlow});
+  const CliRun r =
+      run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--quiet", "-o", file.string()},
+          {.interrupt_after = 2.0 * kSlow});
   EXPECT_EQ(r.status, 130) << r.err << r.out;
   EXPECT_LT(r.seconds, 10.0 * kSlow);
   ASSERT_TRUE(fs::exists(file)) << r.out << r.err;
@@ -134,9 +134,9 @@ TEST_F(Reliability, SigintWritesTheBestScheduleSoFar) {
 
 TEST_F(Reliability, SigintStopsAnEvolutionarySearch) {
   const auto file = dir_ / "best.json";
-  const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "hgsa", "--quiet", "-o",
-                     file.string()},
-                    {.interrupt_after = 2.0 * kSlow});
+  const CliRun r =
+      run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "hgsa", "--quiet", "-o", file.string()},
+          {.interrupt_after = 2.0 * kSlow});
   EXPECT_EQ(r.status, 130) << r.err << r.out;
   ASSERT_TRUE(fs::exists(file)) << r.out << r.err;
   EXPECT_TRUE(verify_schedule(read_schedule_json(slurp(file), file.string())).empty());
@@ -144,9 +144,9 @@ TEST_F(Reliability, SigintStopsAnEvolutionarySearch) {
 
 TEST_F(Reliability, SigintStopsAFaultSweep) {
   const auto html = dir_ / "faults.html";
-  const CliRun r = run({"faults", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--html",
-                     html.string()},
-                    {.interrupt_after = 2.0 * kSlow});
+  const CliRun r =
+      run({"faults", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--html", html.string()},
+          {.interrupt_after = 2.0 * kSlow});
   EXPECT_EQ(r.status, 130) << r.err << r.out;
   EXPECT_LT(r.seconds, 10.0 * kSlow);
   EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;

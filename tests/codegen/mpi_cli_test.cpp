@@ -102,8 +102,9 @@ TEST_F(CodegenCli, TamperedProgramReportsTheFailure) {
     GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
   const fs::path schedule = solve("ring:6", "AAS");
   const fs::path source = dir_ / "prog.c", program = dir_ / "prog";
-  ASSERT_EQ(
-      run_line("codegen mpi " + schedule.string() + " -o " + source.string() + " --bytes 64").status, 0);
+  ASSERT_EQ(run_line("codegen mpi " + schedule.string() + " -o " + source.string() + " --bytes 64")
+                .status,
+            0);
   // The first two transfers of the table swap the messages they carry.
   std::string text = slurp(source);
   const std::regex table(R"((static const int tr_msgs\[\] = \{\n  )(\d+), (\d+))");
@@ -143,7 +144,7 @@ TEST_F(CodegenCli, RingAllReduceRunsFromTheCommand) {
   const fs::path schedule = dir_ / "allreduce.json";
   std::ofstream(schedule) << ccsched::testing::ring4_allreduce_ring();
   const CliRun r = run_line("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() +
-                       " --bytes 256 --run");
+                            " --bytes 256 --run");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << r.out;
   for (int rank = 0; rank < 4; ++rank)
@@ -162,9 +163,9 @@ TEST_F(CodegenCli, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error(
       run_line("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.json").string()),
       "unknown output extension");
-  expect_one_line_error(
-      run_line("codegen mpi " + schedule.string() + " -o " + (dir_ / "p.c").string() + " --bytes 6"),
-      "--bytes");
+  expect_one_line_error(run_line("codegen mpi " + schedule.string() + " -o " +
+                                 (dir_ / "p.c").string() + " --bytes 6"),
+                        "--bytes");
   // MPI not installed: no mpicc on PATH.
   expect_one_line_error(
       shell("env -u MPICC PATH=/nonexistent " + test::ccsched_binary() + " codegen mpi " +
@@ -181,11 +182,12 @@ TEST_F(CodegenCli, BadInputIsOneLineAndExitTwo) {
   // A collective MSCCL has no name for.
   const CliRun perm = run_line("solve ring:6 --cc PERM -o " + (dir_ / "perm.json").string());
   ASSERT_EQ(perm.status, 0) << perm.err;
-  expect_one_line_error(
-      run_line("codegen msccl " + (dir_ / "perm.json").string() + " -o " + (dir_ / "a.xml").string()),
-      "no MSCCL collective");
+  expect_one_line_error(run_line("codegen msccl " + (dir_ / "perm.json").string() + " -o " +
+                                 (dir_ / "a.xml").string()),
+                        "no MSCCL collective");
   // And the good case writes XML.
-  const CliRun ok = run_line("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.xml").string());
+  const CliRun ok =
+      run_line("codegen msccl " + schedule.string() + " -o " + (dir_ / "a.xml").string());
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_NE(slurp(dir_ / "a.xml").find("coll=\"alltoall\""), std::string::npos);
 }

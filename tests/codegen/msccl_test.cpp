@@ -23,13 +23,13 @@
 #include <tuple>
 #include <vector>
 
-#include "ccsched/core/error.hpp"
-#include "ccsched/engines/driver.hpp"
-#include "ccsched/schedule/verify.hpp"
-#include "ccsched/schedule/json.hpp"
-#include "ccsched/topology/generators.hpp"
 #include "../support/reduction_schedules_more.hpp"
 #include "../support/solve_check.hpp"
+#include "ccsched/core/error.hpp"
+#include "ccsched/engines/driver.hpp"
+#include "ccsched/schedule/json.hpp"
+#include "ccsched/schedule/verify.hpp"
+#include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
 namespace {

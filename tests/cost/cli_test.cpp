@@ -86,9 +86,8 @@ TEST_F(CostCli, Errors) {
   const auto file = write("s.json", kRing4Scatter);
   expect_refused("cost " + file + " --t0 1xs --t1 0.5ns --bytes 1024", "--t0");
   expect_refused("cost " + file + " --t0 1us --t1 0.5ns --bytes 1.5B", "--bytes");
-  expect_refused(
-      "cost " + (dir_ / "missing.json").string() + " --t0 1us --t1 0.5ns --bytes 1024",
-      "missing.json");
+  expect_refused("cost " + (dir_ / "missing.json").string() + " --t0 1us --t1 0.5ns --bytes 1024",
+                 "missing.json");
   // A conflict (two transfers on channel 0->1 in step 1) makes the schedule invalid.
   std::string broken = kRing4Scatter;
   broken.replace(broken.find("{\"step\": 3"), 10, "{\"step\": 1");
@@ -100,7 +99,8 @@ TEST_F(CostCli, Errors) {
 // + 256 * 0.00025 = 1.192 us, all-gather steps 1.128 us, 6.96 us in all.
 TEST_F(CostCli, ReductionScheduleWithAdds) {
   const auto file = write("allreduce.json", ccsched::testing::ring4_allreduce_ring());
-  const CliRun r = run_line("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1KiB --json");
+  const CliRun r =
+      run_line("cost " + file + " --t0 1us --t1 0.5ns --tc 0.25ns --bytes 1KiB --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["blocks"], 4);
@@ -128,16 +128,15 @@ TEST_F(CostCli, ReductionScheduleWithAdds) {
   expect_refused("cost " + file + " --t0 1us --t1 0.5ns --bytes 1001", "--bytes");
   // --tc belongs to reductions only.
   const auto scatter = write("s.json", kRing4Scatter);
-  expect_refused("cost " + scatter + " --t0 1us --t1 0.5ns --tc 1ns --bytes 1024",
-                        "--tc");
+  expect_refused("cost " + scatter + " --t0 1us --t1 0.5ns --tc 1ns --bytes 1024", "--tc");
 }
 
 TEST_F(CostCli, EstimateAnalytic) {
   // Ring, p = 16, CT one-to-all broadcast: (ts + m tb) log2 p + th (p - 1)
   // = (10 + 100*0.01)*4 + 1*15 = 59 us.
-  const CliRun r =
-      run_line("estimate --topology ring --p 16 --op oab --switching ct --ts 10us "
-          "--tb 10ns --th 1us --bytes 100 --json");
+  const CliRun r = run_line(
+      "estimate --topology ring --p 16 --op oab --switching ct --ts 10us "
+      "--tb 10ns --th 1us --bytes 100 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_NEAR(doc["time_us"].get<double>(), 59.0, 1e-9);
@@ -146,9 +145,9 @@ TEST_F(CostCli, EstimateAnalytic) {
 
   // Torus, p = 64, SF shift: (ts + m tb)(2 floor(8/2) + 1) = (1 + 4096/1000)*9 us
   // with tb = 1 ns/B (1 GB/s): (1 + 4.096)*9 = 45.864 us.
-  const CliRun s =
-      run_line("estimate --topology torus --p 64 --op shift --q 3 --switching sf "
-          "--ts 1us --tb 1GBps --bytes 4KiB --json");
+  const CliRun s = run_line(
+      "estimate --topology torus --p 64 --op shift --q 3 --switching sf "
+      "--ts 1us --tb 1GBps --bytes 4KiB --json");
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_NEAR(nlohmann::json::parse(s.out)["time_us"].get<double>(), 45.864, 1e-9);
 
@@ -167,9 +166,9 @@ TEST_F(CostCli, EstimateAnalytic) {
 // 200 B sent and added) 22 + 16 + 13, doubling all-gather 12 + 14 + 18: 95 us. Lines
 // 30 + 0.045 m and 60 + 0.021875 m (us) cross at m = 30 / 0.023125 = 1297.30 B.
 TEST_F(CostCli, EstimateReductionJson) {
-  const CliRun r =
-      run_line("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
-          "--tb 10ns --tc 5ns --bytes 1600 --json");
+  const CliRun r = run_line(
+      "estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
+      "--tb 10ns --tc 5ns --bytes 1600 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["mode"], "reduction");
@@ -199,9 +198,9 @@ TEST_F(CostCli, EstimateReductionJson) {
 }
 
 TEST_F(CostCli, EstimateReductionText) {
-  const CliRun r =
-      run_line("estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
-          "--tb 10ns --tc 5ns --bytes 1600");
+  const CliRun r = run_line(
+      "estimate --topology hypercube --p 8 --op allreduce --switching sf --ts 10us "
+      "--tb 10ns --tc 5ns --bytes 1600");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("fastest at m = 1600 B: rabenseifner, 95 us"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("crossover: m = 1297.3 B, where recursive-doubling and rabenseifner"),
@@ -210,9 +209,9 @@ TEST_F(CostCli, EstimateReductionText) {
   EXPECT_NE(r.out.find("never the fastest: ring, reduce-broadcast"), std::string::npos) << r.out;
 
   // CT ring with p = 12: the logical-hypercube algorithm does not apply and says why.
-  const CliRun ring =
-      run_line("estimate --topology ring --p 12 --op allreduce --switching ct --ts 10us "
-          "--tb 10ns --th 1us --bytes 1600");
+  const CliRun ring = run_line(
+      "estimate --topology ring --p 12 --op allreduce --switching ct --ts 10us "
+      "--tb 10ns --th 1us --bytes 1600");
   ASSERT_EQ(ring.status, 0) << ring.err;
   EXPECT_NE(ring.out.find("reduce-broadcast"), std::string::npos) << ring.out;
   EXPECT_NE(ring.out.find("needs p a power of two"), std::string::npos) << ring.out;
@@ -243,7 +242,8 @@ TEST_F(CostCli, EstimateModels) {
   EXPECT_NEAR(nlohmann::json::parse(c.out)["time_us"].get<double>(), 11.0, 1e-9);
 
   // Model B by hand (cluster_test): ts0 50 us, ts1 10 ns/B, tb 100 ns/B, m = 3000: 376.6 us.
-  const CliRun b = run_line("estimate --model b --ts0 50us --ts1 10ns --tb 100ns --bytes 3000 --json");
+  const CliRun b =
+      run_line("estimate --model b --ts0 50us --ts1 10ns --tb 100ns --bytes 3000 --json");
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_NEAR(nlohmann::json::parse(b.out)["time_us"].get<double>(), 376.6, 1e-9);
 

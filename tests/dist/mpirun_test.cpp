@@ -24,8 +24,8 @@ struct CommandRun {
 };
 
 CommandRun run(const std::string& command) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("ccsched_dist_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ccsched_dist_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const test::CliRun r = test::run_command(command, dir);
   std::filesystem::remove_all(dir);
@@ -38,8 +38,9 @@ CommandRun run(const std::string& command) {
 // checking is off for the ranks only (every other test, and ccsched's own code in the
 // non-MPI tests, keeps it).
 std::string mpirun(int ranks) {
-  return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                     "ASAN_OPTIONS=detect_leaks=0 ") +
+  return std::string(
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+             "ASAN_OPTIONS=detect_leaks=0 ") +
          CCSCHED_MPIEXEC + " --oversubscribe -np " + std::to_string(ranks) + " " +
          test::ccsched_binary();
 }

@@ -1,16 +1,17 @@
 // Constructive schedules: the hypercube XOR-mask design is valid, meets the AAS bounds
 // (bisection with k >= 2 ports, reception with one port), declines what it cannot do
 // (faults, broadcasts, other networks), and the driver uses it as its upper bound.
+#include "ccsched/engines/constructive.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
 
+#include "../support/solve_check.hpp"
 #include "ccsched/bounds/bounds.hpp"
-#include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {

@@ -3,14 +3,14 @@
 // counts come back infeasible; time limits are honoured; a seed fixes the schedule.
 #include <gtest/gtest.h>
 
+#include "../support/slowdown.hpp"
+#include "../support/solve_check.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "../support/slowdown.hpp"
-#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {

@@ -18,11 +18,11 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "../support/solve_check.hpp"
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {

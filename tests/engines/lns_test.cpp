@@ -1,18 +1,19 @@
 // The window search (engines/lns): squeezes greedy scatter and broadcast schedules down to
 // the known optima of seed 000 Table 6 / seed 001 Table 1, every result verifies, the same
 // seed gives the same schedule, and it declines what it cannot handle.
+#include "ccsched/engines/lns.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 
+#include "../support/slowdown.hpp"
+#include "../support/solve_check.hpp"
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/greedy.hpp"
-#include "ccsched/engines/lns.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "../support/slowdown.hpp"
-#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {

@@ -2,6 +2,8 @@
 // several networks; the driver's claims never exceed what is proven; the duality gives
 // REDUCE the optimum of the reversed broadcast; the reduction bounds never exceed exact
 // optima found by an independent breadth-first search over accumulator states.
+#include "ccsched/engines/reduction.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -10,12 +12,11 @@
 #include <set>
 
 #include "../support/reduction_problems.hpp"
+#include "../support/solve_check.hpp"
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/driver.hpp"
-#include "ccsched/engines/reduction.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {

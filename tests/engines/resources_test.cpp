@@ -3,15 +3,16 @@
 // never below the exact size of the encoding and not far above it; truncated path lists
 // keep exactly the cap; the SAT engine refuses an encoding over its memory limit with a
 // clear note instead of building it.
+#include "ccsched/engines/resources.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "../support/solve_check.hpp"
 #include "ccsched/engines/driver.hpp"
-#include "ccsched/engines/resources.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/topology/generators.hpp"
-#include "../support/solve_check.hpp"
 
 namespace ccsched {
 namespace {

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../support/cli_harness.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "support.hpp"
-#include "../support/cli_harness.hpp"
 
 namespace ccsched {
 namespace {

@@ -33,6 +33,31 @@ TEST(Verify, AcceptsValidSchedules) {
   EXPECT_TRUE(verify_schedule(s).empty());
 }
 
+// The claims a document makes about itself: a bound above its own steps, or `optimal`
+// above the bound, are contradicted by the schedule (FORMATS.md section 2); consistent
+// or absent claims are not, and the validity rules do not look at claims.
+TEST(Verify, ClaimsTheScheduleContradicts) {
+  Schedule s = test::ring4_aas();
+  EXPECT_TRUE(verify_claims(s).empty());
+  s.lower_bound = s.steps;
+  s.optimal = true;
+  EXPECT_TRUE(verify_claims(s).empty());
+  s.lower_bound = s.steps + 1;
+  auto v = verify_claims(s);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].rule, kRuleClaims);
+  EXPECT_EQ(rule_label(v[0].rule), "claims");
+  EXPECT_NE(v[0].text.find("lower_bound " + std::to_string(s.steps + 1)), std::string::npos)
+      << v[0].text;
+  EXPECT_TRUE(verify_schedule(s).empty());
+  s.lower_bound = s.steps - 1;
+  v = verify_claims(s);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].text.find("optimal, but"), std::string::npos) << v[0].text;
+  s.optimal = false;
+  EXPECT_TRUE(verify_claims(s).empty());
+}
+
 TEST(Verify, EmptyCollectiveWithNoStepsIsValid) {
   Schedule s;
   s.topology = test::ring(3);

@@ -55,7 +55,7 @@ TEST(Simulate, ContentionFreeStepsTakeTheSingleMessageTime) {
   for (const auto& [spec, kind] :
        {std::pair{"kautz:3,2", CollectiveKind::AAS}, std::pair{"omega:8", CollectiveKind::AAB},
         std::pair{"petersen", CollectiveKind::OAB}}) {
-    const Schedule s = solve(spec, kind);
+    const Schedule s = solve_verified(spec, kind);
     ASSERT_TRUE(verify_schedule(s).empty());
     const Simulation r = simulate_schedule(s, p);
     ASSERT_EQ(static_cast<int>(r.steps.size()), s.steps);
@@ -70,7 +70,7 @@ TEST(Simulate, ContentionFreeStepsTakeTheSingleMessageTime) {
 }
 
 TEST(Simulate, HopLatencyAddsPerHopOfTheSlowestTransfer) {
-  const Schedule s = solve("omega:8", CollectiveKind::AAS);  // every path: 4 channels
+  const Schedule s = solve_verified("omega:8", CollectiveKind::AAS);  // every path: 4 channels
   const SimulationParameters p{
       .bandwidth = kBandwidth, .latency = kLatency, .hop_latency = 1e-7, .message_bytes = kBytes};
   const Simulation r = simulate_schedule(s, p);
@@ -208,7 +208,8 @@ class SimulateCli : public test::CliTest {
 
 TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
   const std::string file = write(solve_verified("kautz:3,2", CollectiveKind::AAS), "kautz.json");
-  const CliRun r = run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
+  const CliRun r =
+      run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["step_seconds"].is_array());
@@ -218,7 +219,8 @@ TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
   EXPECT_NEAR(j["model_seconds"].get<double>(), 7 * 1.512e-6, 1e-11);
   EXPECT_EQ(r.err.find("ccsched:"), std::string::npos) << r.err;  // no warning, no error
 
-  const CliRun text = run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024");
+  const CliRun text =
+      run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024");
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("10.584"), std::string::npos) << text.out;  // 7 x 1.512 us
 }
@@ -226,7 +228,8 @@ TEST_F(SimulateCli, JsonReportsStepsTotalAndModel) {
 TEST_F(SimulateCli, ConflictingScheduleWarnsAndShowsTheSlowdown) {
   const std::string file =
       write(ring4_scatter({{1, {0, 1}, {}}, {1, {0, 1, 2}, {}}, {2, {0, 3}, {}}}, 2), "clash.json");
-  const CliRun r = run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
+  const CliRun r =
+      run_line("simulate " + file + " --bandwidth 2GBps --latency 1us --bytes 1024 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warning"), std::string::npos);
   EXPECT_NE(r.err.find("rule 3"), std::string::npos);
@@ -237,8 +240,8 @@ TEST_F(SimulateCli, ConflictingScheduleWarnsAndShowsTheSlowdown) {
 
 TEST_F(SimulateCli, ReductionReportsTheAdds) {
   const auto path = CliTest::write("allreduce.json", testing::ring4_allreduce_ring());
-  const CliRun r =
-      run_line("simulate " + path + " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns --json");
+  const CliRun r = run_line("simulate " + path +
+                            " --bandwidth 2GBps --latency 1us --bytes 1024 --tc 0.25ns --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["blocks"], 4);

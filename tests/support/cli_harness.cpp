@@ -104,9 +104,9 @@ void expect_one_line_error(const CliRun& r, const std::string& needle, const std
 }
 
 void CliTest::SetUp() {
-  dir_ = fs::temp_directory_path() /
-         (prefix_ + std::to_string(::getpid()) + "_" +
-          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  dir_ =
+      fs::temp_directory_path() / (prefix_ + std::to_string(::getpid()) + "_" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::remove_all(dir_);
   fs::create_directories(dir_);
 }

@@ -45,7 +45,7 @@ pid_t spawn_ccsched(const std::vector<std::string>& args, int out_fd, int err_fd
 int wait_status(pid_t pid);
 
 struct RunOptions {
-  double interrupt_after = -1.0;   // send SIGINT after this many seconds (< 0: never)
+  double interrupt_after = -1.0;    // send SIGINT after this many seconds (< 0: never)
   std::function<void()> prepare{};  // in the child before exec, as spawn_ccsched
 };
 

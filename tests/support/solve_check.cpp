@@ -38,13 +38,14 @@ void expect_honest(const SolveOutcome& out, const std::string& what) {
   ASSERT_TRUE(out.schedule.has_value()) << what << ": " << out.reason;
   EXPECT_EQ(violations_text(*out.schedule), "") << what;
   EXPECT_LE(out.lower_bound, out.schedule->steps) << what;
-  if (out.optimal) EXPECT_EQ(out.lower_bound, out.schedule->steps) << what << ": " << out.reason;
+  if (out.optimal) {
+    EXPECT_EQ(out.lower_bound, out.schedule->steps) << what << ": " << out.reason;
+  }
   EXPECT_EQ(out.schedule->optimal, out.optimal) << what;
   EXPECT_TRUE(verify_claims(*out.schedule).empty()) << what;
 }
 
-SolveOutcome solve_checked(const Problem& p, const SolveRequest& request,
-                           const std::string& what) {
+SolveOutcome solve_checked(const Problem& p, const SolveRequest& request, const std::string& what) {
   SolveOutcome out = solve_problem(p, request);
   expect_honest(out, what.empty() ? p.topology.name() : what);
   return out;

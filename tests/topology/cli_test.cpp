@@ -11,9 +11,9 @@
 #include <sstream>
 #include <string>
 
+#include "../support/cli_harness.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/io.hpp"
-#include "../support/cli_harness.hpp"
 
 namespace ccsched {
 namespace {

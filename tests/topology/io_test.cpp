@@ -194,6 +194,10 @@ TEST(TopologyIo, BadFilesAreRefusedWithFileAndPlace) {
       {F::edges, "nodes 2\n0 1\n1 2\n", "bad.edges:3", "node 2 does not exist"},
       {F::edges, "nodes x\n", "bad.edges:1", "expected \"nodes N\""},
       {F::edges, "a b\nnodes 2\n", "bad.edges:2", "numeric node ids"},
+      // Numbers and names do not mix: one stray word must not renumber every node.
+      {F::edges, "0 1\n1 2\n2 x\nx 0\n", "bad.edges:3", "node \"x\" is not a number"},
+      {F::edges, "a b\nb 3\n3 a\n", "bad.edges:2", "node \"3\" is a number"},
+      {F::edges, "0 1\nswitch s\n", "bad.edges:2", "node \"s\" is not a number"},
       {F::anynet, "router 0 node 0\nnode 1 node 2\n", "bad.anynet:2",
        "cannot be connected to a node"},
       {F::anynet, "router 0 node 0 switch 1\n", "bad.anynet:1", "expected \"router\" or \"node\""},

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <span>
 #include <random>
+#include <span>
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/core/text.hpp"
