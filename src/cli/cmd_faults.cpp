@@ -138,7 +138,7 @@ void run_faults(const FaultsOptions& o) {
   const auto links = split_list(o.links);
   if (!(links.empty() || (links.size() == 1 && links[0] == "all")))
     for (const auto& text : links) request.links.push_back({parse_fault(t, text), text});
-  for (const auto kind : request.kinds) refuse_combining(request.model, kind, o.engine);
+  for (const auto kind : request.kinds) refuse_combining(request.model, kind);
   request.double_faults = o.double_faults;
   request.solve.engine = o.engine;
   request.solve.time_limit = o.cell_time_limit;

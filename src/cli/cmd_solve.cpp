@@ -271,7 +271,6 @@ void run_solve(const SolveOptions& o) {
   const Problem problem = build_problem(o.problem);
   // Before the search: a result that cannot be written would be lost.
   check_output(o.output);
-  refuse_combining(problem.model, problem.collective.kind, o.engine);
   SolveRequest request;
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
@@ -303,7 +302,7 @@ void run_solve(const SolveOptions& o) {
 
   const bool show_progress = speaker && !o.quiet && (o.progress || stderr_is_terminal());
   if (show_progress)
-    request.options.progress = [&run_start, limit = request.time_limit](const ProgressInfo& p) {
+    request.options.progress = [&run_start, limit = effective_time_limit(problem, request)](const ProgressInfo& p) {
       // The whole run's clock, not the engine's: the user's limit covers all of it.
       const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
       std::string line = fmt::format("{}: trying {}, ", p.engine, plural(p.steps, "step"));
@@ -362,6 +361,11 @@ void run_solve(const SolveOptions& o) {
       print_runs(o, runs);
     else
       print_summary(o, problem, shown->outcome, shown->seed);
+    // Said here, whatever reason the driver gave: the search did not end on its own.
+    if (g_interrupted.load() && !o.json)
+      fmt::print("interrupted  by Ctrl-C; {}\n",
+                 shown->outcome.schedule ? "the schedule is the best found so far"
+                                         : "no schedule was found");
     if (!o.output.empty() && shown->outcome.schedule)
       write_output(o.output, [&](std::ostream& out) {
         write_schedule_json(*shown->outcome.schedule, out);

@@ -119,8 +119,8 @@ void apply_model_options(const ProblemOptions& o, const Topology& t, Model& mode
   model.combining = o.combining;
 }
 
-void refuse_combining(const Model& model, CollectiveKind kind, const std::string& engine) {
-  if (!model.combining || is_reduction(kind) || engine != "auto") return;
+void refuse_combining(const Model& model, CollectiveKind kind) {
+  if (!model.combining || is_reduction(kind)) return;
   throw Unsupported(fmt::format("no engine combines messages yet; --combining applies to the "
                                 "reductions (REDUCE, ALLREDUCE, REDUCESCATTER, SCAN), not to {}",
                                 to_string(kind)),

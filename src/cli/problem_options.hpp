@@ -45,9 +45,9 @@ Problem build_problem(const ProblemOptions& o, CollectiveKind kind);
 // Parses --ports ("all" or k >= 1) into a model; --routing "minimal" | "nonminimal[:H]".
 void apply_model_options(const ProblemOptions& o, const Topology& t, Model& model);
 
-// Refuses --combining for a message collective when the user chose no engine (`auto`): no
-// engine combines messages, and the refusal of whichever the driver tried first would
-// name an engine the user never asked for. A named engine gives its own refusal.
-void refuse_combining(const Model& model, CollectiveKind kind, const std::string& engine);
+// Refuses --combining for a message collective: no engine combines messages (solve_problem
+// refuses it too). `faults` calls it before the sweep, whose cells would otherwise each
+// record the refusal.
+void refuse_combining(const Model& model, CollectiveKind kind);
 
 }  // namespace ccsched::cli

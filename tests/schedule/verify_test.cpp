@@ -503,7 +503,8 @@ TEST(Verify, RuleNames) {
   EXPECT_EQ(rule_name(5), "holding");
   EXPECT_EQ(rule_name(10), "bookkeeping");
   EXPECT_EQ(rule_name(11), "blocks");  // R1 (reduce_verify_test.cpp)
-  EXPECT_EQ(rule_name(14), "unknown");
+  EXPECT_EQ(rule_name(kRuleClaims), "claims");
+  EXPECT_EQ(rule_name(kRuleClaims + 1), "unknown");
 }
 
 }  // namespace
