@@ -83,8 +83,6 @@ class CodegenCli : public test::CliTest {
               std::string::npos)
         << r.out;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(CodegenCli, KautzAllToAllScatter) { run_schedule("kautz:3,2", "AAS", 12, {}, 11); }

@@ -361,7 +361,7 @@ TEST(VerifyRules, LabelsAndNames) {
   EXPECT_EQ(rule_label(kRuleBlocks), "R1");
   EXPECT_EQ(rule_label(kRuleResult), "R3");
   EXPECT_EQ(rule_name(kRuleExactlyOnce), "exactly once");
-  EXPECT_EQ(rule_name(kRuleResult + 1), "unknown");
+  EXPECT_EQ(rule_name(kRuleClaims + 1), "unknown");
 }
 
 }  // namespace

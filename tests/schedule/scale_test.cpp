@@ -258,7 +258,7 @@ TEST(ScheduleScale, OverviewReplacesTheTablePastTheLimit) {
     }
   EXPECT_EQ(row, (std::vector<std::string>{"7", "64", "192/384", "50.0", "1", "1", "3"})) << o;
   EXPECT_NE(o.find("total: 4032 transfers; 12288/24192 channel-steps (50.8 %); at most 384 "
-                   "channels in a step, 1 sends and 1 receives by one processor in a step; "
+                   "channels in a step, 1 send and 1 receive by one processor in a step; "
                    "longest path 6 hops\n"),
             std::string::npos)
       << o;

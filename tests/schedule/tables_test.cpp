@@ -237,7 +237,7 @@ TEST(Tables, Summary) {
             "optimal:     yes\n"
             "solver:      sat (seed 3, 0.500 s)\n");
   const auto oab = format_schedule_summary(test::ring4_oab());
-  EXPECT_TRUE(contains(oab, "collective:  OAB, root 0, 1 messages\n")) << oab;
+  EXPECT_TRUE(contains(oab, "collective:  OAB, root 0, 1 message\n")) << oab;
   EXPECT_TRUE(contains(oab, "lower bound: -\n")) << oab;
   EXPECT_TRUE(contains(oab, "solver:      -\n")) << oab;
 }
