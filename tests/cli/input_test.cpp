@@ -290,9 +290,10 @@ TEST_F(UserInput, EstimateNamesIgnoreCase) {
 // On a terminal (here: --progress), the progress line shows the whole run's elapsed time,
 // the time left under --time-limit, and what the engine is trying.
 TEST_F(UserInput, ProgressShowsElapsedAndTimeLeft) {
-  // torus:6x6 AAS in 28 steps: the SAT search runs for minutes, past the limit.
+  // torus:6x6 AAS in 28 steps: the SAT search runs for minutes, past the limit (scaled
+  // under the sanitizers, where the bounds before it take longer).
   const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--steps", "28",
-                        "--time-limit", "4", "--progress"});
+                        "--time-limit", std::to_string(4.0 * kSlow), "--progress"});
   EXPECT_EQ(r.status, 1) << r.err;  // no schedule of 28 steps within the limit
   EXPECT_NE(r.err.find("s elapsed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("s left"), std::string::npos) << r.err;
