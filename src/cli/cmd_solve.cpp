@@ -123,9 +123,20 @@ void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
 }
 
 // The parameters the user gave, split into engine and island ones.
-void collect_parameters(const SolveOptions& o, ParamValues& engine, ParamValues& islands) {
+void collect_parameters(const SolveOptions& o, ParamValues& engine, ParamValues& islands,
+                        DriverParams& driver) {
   for (const auto& [name, option] : o.given) {
     if (option->count() == 0) continue;
+    // --threads also sets the cores of the driver's parallel rows (the designs), for every
+    // engine; an evolutionary engine uses it for its own workers as well.
+    if (name == "threads") {
+      const double n = o.values.at(name);
+      if (!(n >= 1 && n <= 256) || n != std::floor(n))
+        throw InvalidParameter("must be an integer in [1, 256], got " + format_param(n),
+                               "--threads");
+      driver.threads = static_cast<int>(n);
+    }
+    if (name == "threads" && !is_evolutionary(o.engine)) continue;
     if (!is_evolutionary(o.engine))
       throw InvalidParameter("applies only to --engine umda, hgsa or mboa", "--" + name);
     (o.island_names.count(name) ? islands : engine)[name] = o.values.at(name);
@@ -283,7 +294,7 @@ void run_solve(const SolveOptions& o) {
   request.interrupt = &g_interrupted;
   if (o.radius > 0) request.options.radius = o.radius;
   ParamValues island_values;
-  collect_parameters(o, request.options.params, island_values);
+  collect_parameters(o, request.options.params, island_values, request.params);
   plan_resources(problem, memory_limit(o.resources), request);  // refuses what cannot fit
 
 #ifdef CCSCHED_HAVE_DIST

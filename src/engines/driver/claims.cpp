@@ -109,9 +109,10 @@ SolveOutcome Claims::finish(bool reduction) {
     within = best_->optimal_within;
     out.reason = best_->proof;
   } else if (reduction) {
-    out.reason = "not proven optimal (best of " + std::to_string(candidates_) + " design" +
-                 (candidates_ == 1 ? "" : "s") + ": " +
-                 (s.solver ? s.solver->engine : std::string("?")) + ")";
+    const std::string name = s.solver ? s.solver->engine : std::string("?");
+    out.reason = "not proven optimal (" + name +
+                 (candidates_ == 1 ? ", the only design that applies)"
+                                   : ", the best of " + std::to_string(candidates_) + " designs)");
   } else {
     out.reason = note_.empty() ? "not proven optimal" : note_;
   }

@@ -83,6 +83,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   if (out.schedule && out.schedule->solver) {
     out.schedule->solver->seconds = out.seconds;
     out.schedule->solver->clock_cut = out.clock_cut;
+    out.schedule->solver->seed = request.options.seed;
   }
   return out;
 }

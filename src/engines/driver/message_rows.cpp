@@ -14,6 +14,7 @@
 #include "ccsched/engines/spread.hpp"
 #include "ccsched/engines/symmetric.hpp"
 #include "ccsched/engines/tree_sat.hpp"
+#include "ccsched/core/text.hpp"
 #include "rows.hpp"
 
 namespace ccsched::driver {
@@ -42,19 +43,18 @@ Attempt read_result(EngineResult r, int target) {
     a.decided = true;
   } else if (r.status == SolveStatus::infeasible && r.complete) {
     a.infeasible = target;
-    a.proof = std::to_string(target) + " step" + (target == 1 ? "" : "s") + " proven infeasible";
+    a.proof = plural(target, "step") + " proven infeasible";
     a.stop = true;
   } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
     a.infeasible = target;
     a.within = r.proof_within;
-    a.proof = std::to_string(target) + " step" + (target == 1 ? "" : "s") +
-              " proven infeasible with " + r.proof_within;
+    a.proof = plural(target, "step") + " proven infeasible with " + r.proof_within;
     a.stop = true;
   } else {
     a.note = r.status == SolveStatus::infeasible
-                 ? "no schedule of " + std::to_string(target) + " steps under the " + r.note +
+                 ? "no schedule of " + plural(target, "step") + " under the " + r.note +
                        " (not a proof)"
-                 : r.note + " while trying " + std::to_string(target) + " steps";
+                 : r.note + " while trying " + plural(target, "step");
     a.stop = true;
   }
   return a;
@@ -148,13 +148,13 @@ Attempt evolution_row(Search& s, const Budget& budget, int) {
     a.seconds += r.seconds;
     if (r.status == SolveStatus::feasible) {
       a.schedules.push_back({std::move(*r.schedule), ""});
-      a.note = "not proven optimal (" + s.engine + " gave up on " + std::to_string(target - 1) +
-               " steps)";
+      a.note = "not proven optimal (" + s.engine + " gave up on " + plural(target - 1, "step") +
+               ")";
       return a;
     }
     if (r.budget_exhausted) {
-      a.note = "time limit reached while trying " + std::to_string(target) +
-               " steps; greedy upper bound, not proven optimal";
+      a.note = "time limit reached while trying " + plural(target, "step") +
+               "; greedy upper bound, not proven optimal";
       return a;
     }
   }
@@ -260,8 +260,16 @@ Attempt window_row(Search& s, const Budget& budget, int target) {
   const auto start = Budget::Clock::now();
   const Budget cap =
       broadcast(s) ? budget : budget.sub(s.params.window_time_share * budget.remaining());
+  // The progress line also shows the best schedule so far.
+  ProgressFn progress;
+  if (s.request.options.progress)
+    progress = [&s, user = s.request.options.progress](const ProgressInfo& p) {
+      ProgressInfo q = p;
+      if (s.claims.best()) q.best_steps = s.claims.best_steps();
+      user(q);
+    };
   auto squeezed = lns_squeeze(s.problem, s.paths, *s.claims.best(), target, cap,
-                              s.request.options.seed, s.request.options.progress);
+                              s.request.options.seed, progress);
   Attempt a = found(std::move(squeezed));
   a.decided = !a.schedules.empty();
   a.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
@@ -310,11 +318,10 @@ Attempt relays_row(Search& s, const Budget& budget, int only) {
       if (only > 0) return a;
     } else if (r.status == SolveStatus::infeasible && r.complete) {
       a.infeasible = target;
-      a.proof = std::to_string(target) + " step" + (target == 1 ? "" : "s") +
-                " proven infeasible (relays included)";
+      a.proof = plural(target, "step") + " proven infeasible (relays included)";
       return a;
     } else {
-      a.tail = "; relays not decided at " + std::to_string(target) + " steps (" +
+      a.tail = "; relays not decided at " + plural(target, "step") + " (" +
                 (r.note.empty() ? std::string("no answer") : r.note) + ")";
       return a;
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ccsched/core/text.hpp"
 #include "rows.hpp"
 
 namespace ccsched::driver {
@@ -37,7 +38,7 @@ SolveOutcome answer_fixed_steps(Search& s, Claims& claims, int steps) {
   if (steps < claims.lower_bound()) {
     SolveOutcome out = claims.finish(false);
     out.status = SolveStatus::infeasible;
-    out.reason = std::to_string(steps) + " steps is below the lower bound " +
+    out.reason = plural(steps, "step") + " is below the lower bound " +
                  std::to_string(out.lower_bound);
     return out;
   }
@@ -50,12 +51,12 @@ SolveOutcome answer_fixed_steps(Search& s, Claims& claims, int steps) {
     claims.offer({std::move(*r.schedule), ""});
     claims.note("not proven optimal (fixed --steps)");
   } else if (r.status == SolveStatus::infeasible && r.complete) {
-    claims.prove_infeasible(steps, "", std::to_string(steps) + " steps proven infeasible");
+    claims.prove_infeasible(steps, "", plural(steps, "step") + " proven infeasible");
     proven = true;
   } else {
     if (r.status == SolveStatus::infeasible && !r.proof_within.empty())
       claims.prove_infeasible(steps, r.proof_within,
-                              std::to_string(steps) + " steps proven infeasible with " +
+                              plural(steps, "step") + " proven infeasible with " +
                                   r.proof_within);
     claims.note(r.status == SolveStatus::infeasible
                     ? "no schedule under the " + r.note + " (not a proof)"
@@ -73,7 +74,7 @@ SolveOutcome answer_fixed_steps(Search& s, Claims& claims, int steps) {
   SolveOutcome out = claims.finish(false);
   if (!out.schedule) {
     out.status = proven ? SolveStatus::infeasible : SolveStatus::unknown;
-    if (proven) out.reason = std::to_string(steps) + " steps proven infeasible" +
+    if (proven) out.reason = plural(steps, "step") + " proven infeasible" +
                              (s.direct ? " (relays included)" : "");
   }
   return out;
@@ -86,9 +87,9 @@ void hold_to_steps(SolveOutcome& out, int steps) {
   out.status = below ? SolveStatus::infeasible : SolveStatus::unknown;
   out.optimal = false;
   out.optimal_within.clear();
-  out.reason = below ? std::to_string(steps) + " steps is below the lower bound " +
+  out.reason = below ? plural(steps, "step") + " is below the lower bound " +
                            std::to_string(out.lower_bound)
-                     : "no design fits in " + std::to_string(steps) + " steps";
+                     : "no design fits in " + plural(steps, "step");
 }
 
 }  // namespace ccsched::driver

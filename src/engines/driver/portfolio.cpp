@@ -6,6 +6,8 @@
 #include <exception>
 #include <thread>
 
+#include "ccsched/core/text.hpp"
+
 namespace ccsched::driver {
 
 Budget row_budget(const Search& s, const Strategy& row) {
@@ -64,7 +66,7 @@ void descend(Search& s, Claims& claims, std::span<const Strategy> rows) {
     const int target = claims.best_steps() - 1;
     if (s.budget.expired()) {
       claims.note((s.budget.interrupted() ? "interrupted before " : "time limit reached before ") +
-                   std::to_string(target) + " steps was decided");
+                   plural(target, "step") + " was decided");
       if (!s.budget.interrupted()) claims.clock_cut();
       return;
     }

@@ -7,6 +7,7 @@
 #include "reduce_dual.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
+#include "ccsched/core/text.hpp"
 #include "rows.hpp"
 
 namespace ccsched::driver {
@@ -79,11 +80,10 @@ Attempt exact_reduction_row(Search& s, const Budget& budget, int) {
   const int floor = std::max(1, s.claims.lower_bound());
   auto proved = [&](int T) {
     a.infeasible = T;
-    a.proof = "the exact reduction search proved " + std::to_string(T) + " step" +
-              (T == 1 ? "" : "s") + " infeasible";
+    a.proof = "the exact reduction search proved " + plural(T, "step") + " infeasible";
     a.bounds.push_back({"reduction-sat", T + 1,
-                        "the exact search over accumulator states proved " + std::to_string(T) +
-                            " steps infeasible",
+                        "the exact search over accumulator states proved " + plural(T, "step") +
+                            " infeasible",
                         "ccsched (docs/ENGINES.md, Reductions: exact search)"});
   };
   if (!s.claims.best()) {
@@ -116,7 +116,7 @@ Attempt exact_reduction_row(Search& s, const Budget& budget, int) {
     } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
       a.infeasible = T;
       a.within = r.proof_within;
-      a.proof = std::to_string(T) + " steps proven infeasible with " + r.proof_within +
+      a.proof = plural(T, "step") + " proven infeasible with " + r.proof_within +
                 " (the exact reduction search)";
     }
     break;
