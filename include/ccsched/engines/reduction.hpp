@@ -32,7 +32,9 @@ struct ReductionCandidate {
   std::string design;  // "recursive-doubling", "ring", "hillis-steele", ...
   Schedule schedule;
 };
-std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths);
+// A design the budget (time limit, Ctrl-C) cuts short is left out.
+std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths,
+                                                  const Budget& budget = Budget());
 
 
 }  // namespace ccsched

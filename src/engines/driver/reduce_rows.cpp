@@ -54,10 +54,10 @@ std::vector<NodeId> owners_of(const Search& s) {
 }  // namespace
 
 bool reduce_designs_apply(const Search& s) { return reduction(s); }
-Attempt reduce_designs_row(Search& s, const Budget&, int) {
+Attempt reduce_designs_row(Search& s, const Budget& budget, int) {
   s.owners = owners_of(s);
   Attempt a;
-  for (auto& d : reduction_designs(s.problem, s.paths))
+  for (auto& d : reduction_designs(s.problem, s.paths, budget))
     a.schedules.push_back({std::move(d.schedule), d.design});
   return a;
 }

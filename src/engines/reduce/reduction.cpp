@@ -166,6 +166,11 @@ std::optional<std::vector<Transfer>> pack_round(const Problem& p, const PathSet&
 // random group orders) a few times; the packing with the fewest steps is kept. A
 // first-fit choice can block a pair that another route would let through (a 4-ring's two
 // diagonal exchanges fit in one step only with opposite turns).
+// The budget of the reduction_designs call running on this thread (nullptr: none). The
+// designs are written as nested helpers; the packing, where their time goes (a faulty
+// mesh:32x32 REDUCESCATTER spent minutes in it), polls it and gives up the design.
+thread_local const Budget* t_budget = nullptr;
+
 std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet& paths,
                                                  const std::vector<Round>& rounds) {
   std::vector<Transfer> out;
@@ -173,6 +178,7 @@ std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet
   std::mt19937_64 rng(1);
   try {
     for (const Round& round : rounds) {
+      if (t_budget != nullptr && t_budget->expired()) return std::nullopt;
       std::vector<int> order(round.groups.size());
       for (int i = 0; i < static_cast<int>(order.size()); ++i) order[i] = i;
       std::size_t hops = 1;
@@ -622,7 +628,12 @@ std::optional<Schedule> dimension_wise(const Problem& p, const PathSet& paths, b
 
 }  // namespace
 
-std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths) {
+std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const PathSet& paths,
+                                                  const Budget& budget) {
+  struct Guard {
+    explicit Guard(const Budget* b) { t_budget = b; }
+    ~Guard() { t_budget = nullptr; }
+  } guard(&budget);
   std::vector<ReductionCandidate> out;
   auto add = [&](std::optional<Schedule> s, std::string name) {
     if (s) out.push_back({std::move(name), std::move(*s)});
