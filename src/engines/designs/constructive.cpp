@@ -154,9 +154,10 @@ std::optional<std::vector<Path>> route_one_step(const Problem& problem, const Pa
   std::vector<std::vector<int>> users(problem.topology.channel_count());
   std::vector<std::vector<std::pair<int, const Path*>>> choice(group.size());
   for (std::size_t i = 0; i < group.size(); ++i) {
-    if (i % 64 == 63 && budget.expired()) return std::nullopt;
+    if (budget.expired()) return std::nullopt;
     std::vector<int> any;
     for (const Path& p : paths.paths(group[i].from, group[i].to)) {
+      if (any.size() % 1024 == 1023 && budget.expired()) return std::nullopt;
       const int y = cnf.new_var();
       any.push_back(y);
       choice[i].emplace_back(y, &p);
