@@ -70,7 +70,7 @@ bool is_evolutionary(const std::string& engine) {
   return engine == "umda" || engine == "hgsa" || engine == "mboa";
 }
 
-// One --<name> option per entry of the UMDA and HGSA tables (STYLE.md rule 5: the tables
+// One --<name> option per entry of the UMDA and HGSA tables (docs/ARCHITECTURE.md, "Conventions" 5: the tables
 // feed --help); a name both engines know gets one option whose help names both.
 void add_engine_parameters(CLI::App* cmd, SolveOptions& o) {
   struct Entry {

@@ -1,4 +1,4 @@
-// Randomised cross-check against the oracle (STYLE.md rule 10): every claim the tool makes
+// Randomised cross-check against the oracle (docs/ARCHITECTURE.md, "Conventions" 10): every claim the tool makes
 // about a small problem is compared with the exact optimum of an exhaustive search written
 // apart from the engines, the routing module and the bounds (tests/support/oracle.hpp:
 // relays through processors, routes through any node's router, FORMATS.md rules 1-10).

@@ -1,4 +1,4 @@
-// The small typed exception family of ccsched (STYLE.md rule 7). Bad input throws one of
+// The small typed exception family of ccsched (docs/ARCHITECTURE.md, "Conventions" 7). Bad input throws one of
 // these, carrying what is wrong and where; the CLI turns it into one line on stderr and
 // exit status 2. Search outcomes (feasible / infeasible / unknown) are never exceptions.
 #pragma once

@@ -1,4 +1,4 @@
-// Domain id aliases shared by every module (STYLE.md rule 6): one place, so a node id
+// Domain id aliases shared by every module (docs/ARCHITECTURE.md, "Conventions" 6): one place, so a node id
 // and a channel id never get mixed up by accident in a signature.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The one small interface every engine implements (docs/ARCHITECTURE.md): given a problem,
 // its allowed paths and a step count T, find a schedule of at most T steps, prove that
 // none exists, or give up within the budget. Outcomes are a status value, never an
-// exception (STYLE.md rule 7); bad input still throws.
+// exception (docs/ARCHITECTURE.md, "Conventions" 7); bad input still throws.
 //
 //   auto engine = make_engine("sat", options);
 //   EngineResult r = engine->solve(problem, paths, /*steps=*/7, budget);

@@ -1,5 +1,5 @@
 // Engine parameter tables: one plain struct per engine (UmdaParams, HgsaParams) and one
-// table per struct giving each field's name, range and help text (STYLE.md rule 5). The
+// table per struct giving each field's name, range and help text (docs/ARCHITECTURE.md, "Conventions" 5). The
 // table drives parsing and validation (`apply_params`), the CLI's --help and the docs, so
 // a parameter is declared exactly once.
 //

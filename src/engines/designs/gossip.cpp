@@ -23,7 +23,7 @@
 namespace ccsched {
 namespace {
 
-// splitmix64: the seeded tie-break hash of every design (STYLE.md rule 8).
+// splitmix64: the seeded tie-break hash of every design (docs/ARCHITECTURE.md, "Conventions" 8).
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;

@@ -41,7 +41,7 @@ struct Route {
 // Ctrl-C) before the instance is complete; build_instance() turns it into "no instance".
 struct BuildStopped {};
 
-// Issue 7: on large networks the instance itself is the expensive part (a broadcast gene
+// On large networks (docs/RELIABILITY.md, "Resource limits") the instance itself is the expensive part (a broadcast gene
 // has every other processor as a candidate sender, each with its interned routes).
 struct BuildLimits {
   const Budget* stop = nullptr;  // polled while building; BuildStopped when it runs out

@@ -1,6 +1,6 @@
 // The evolutionary engines' random numbers: xoshiro256** seeded through SplitMix64 from
 // the user's seed and a stream id (island, generation, child, worker), so that every
-// random choice flows from the explicit seed (STYLE.md rule 8) and parallel work draws
+// random choice flows from the explicit seed (docs/ARCHITECTURE.md, "Conventions" 8) and parallel work draws
 // from independent streams whatever the thread timing.
 #pragma once
 

@@ -1,6 +1,6 @@
 // A small CNF builder in front of CaDiCaL: fresh variables, clauses, and the cardinality
 // encodings the schedule encodings need (sequential counters, Sinz 2005). Private to the
-// sat engine: CaDiCaL's header appears only in this module (STYLE.md rule 3).
+// sat engine: CaDiCaL's header appears only in this module (docs/ARCHITECTURE.md, "Conventions" 3).
 #pragma once
 
 #include <cadical.hpp>
