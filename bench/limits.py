@@ -6,7 +6,12 @@ L + 10 % + 1 s, stays under its memory cap (peak resident set, GNU time), exits 
 writes a schedule that `ccsched verify` accepts.
 
     python3 bench/limits.py [--binary build/release/ccsched] [--count 100] [--seed 1]
-                            [--max-limit 30] [--memory 4G] [--markdown]
+                            [--max-limit 30] [--memory 4G] [--markdown] [--interrupt]
+
+With --interrupt, each run gets SIGINT (Ctrl-C) at a random moment instead of waiting for
+its limit (0.2 s to half the limit: the path listing, bounds, designs or a search), and the
+check is that it ends within 1 s of the signal, exits 130 (or 0 when it had finished) and
+that any schedule it wrote verifies.
 
 Deterministic for a seed (the problems and limits drawn); never run by the tests.
 """
@@ -14,6 +19,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -98,6 +104,77 @@ def run(binary, args, limit, memory, workdir):
     return p.returncode, wall, peak_kb, verified, first_err
 
 
+def run_interrupted(binary, args, limit, memory, workdir, after):
+    """Solve with SIGINT after `after` seconds: (status, seconds from the signal to the
+    exit, peak KB, verified or None, first stderr line)."""
+    out = os.path.join(workdir, "s.json")
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = ["/usr/bin/time", "-f", "%e %M", binary, "solve", *args, "--time-limit", str(limit),
+           "--max-memory", memory, "--quiet", "-o", out]
+    # GNU time passes SIGINT on to its child and reports it; the process group gets it as a
+    # terminal's Ctrl-C would deliver it.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        p.wait(timeout=after)
+        signalled = None
+    except subprocess.TimeoutExpired:
+        signalled = time.monotonic()
+        os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=10 * limit + 120)
+    late = time.monotonic() - signalled if signalled is not None else 0.0
+    lines = err.strip().splitlines()
+    words = lines[-1].split() if lines else []
+    peak_kb = int(words[-1]) if words and words[-1].isdigit() else 0
+    verified = None
+    if os.path.exists(out):
+        v = subprocess.run([binary, "verify", out], capture_output=True, text=True)
+        verified = v.returncode == 0
+    first_err = next((l for l in lines if l.strip() and not l.startswith("Command")), "")
+    if any("terminated by signal" in l for l in lines):
+        first_err = "killed by the signal (no handler)"
+    return p.returncode, late, peak_kb, verified, first_err, signalled is not None
+
+
+def interrupt_campaign(a, rng, cache, cap_kb):
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for i in range(a.count):
+            spec, kind, args, limit, faults = problem(rng, a.binary, cache)
+            limit = min(limit, a.max_limit)
+            after = rng.uniform(0.2, max(0.3, limit / 2))
+            status, late, peak_kb, verified, err, signalled = run_interrupted(
+                a.binary, args, limit, a.memory, workdir, after)
+            # GNU time exits with its child's status; a child killed by the signal it
+            # could not handle would show as a signal, never as 130 or 0.
+            ok = (late <= 1.0 and peak_kb <= cap_kb and status in (0, 1, 2, 130) and
+                  verified is not False and not err.startswith("killed"))
+            rows.append(dict(i=i, command=" ".join(args), after=after, late=late,
+                             signalled=signalled, peak_mb=peak_kb / 1024, status=status,
+                             verified=verified, ok=ok, error=err))
+            print(f"{i:3d} {'ok ' if ok else 'BAD'} SIGINT at {after:5.2f} s, exit "
+                  f"{late:5.2f} s later, peak {peak_kb / 1024:7.1f} MB exit {status} "
+                  f"{'verified' if verified else 'no schedule' if verified is None else 'INVALID'}"
+                  f"  solve {' '.join(args)}", file=sys.stderr, flush=True)
+    bad = [r for r in rows if not r["ok"]]
+    summary = dict(runs=len(rows), signalled=sum(r["signalled"] for r in rows),
+                   within_1s=sum(r["late"] <= 1.0 for r in rows),
+                   max_late_s=max(r["late"] for r in rows),
+                   wrote_schedule=sum(r["verified"] is not None for r in rows),
+                   verified=sum(bool(r["verified"]) for r in rows),
+                   max_peak_mb=max(r["peak_mb"] for r in rows), bad=len(bad))
+    if a.markdown:
+        print("| # | command | SIGINT at (s) | exit after (s) | exit | schedule |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['i']} | `solve {r['command']}` | {r['after']:.2f} | {r['late']:.2f} | "
+                  f"{r['status']} | {'verified' if r['verified'] else 'none' if r['verified'] is None else 'INVALID'} |")
+        print()
+    print(json.dumps(summary, indent=1))
+    return 1 if bad else 0
+
+
 def parse_bytes(text):
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     return float(text[:-1]) * units[text[-1].upper()] if text[-1].upper() in units else float(text)
@@ -111,10 +188,14 @@ def main():
     ap.add_argument("--max-limit", type=int, default=30)
     ap.add_argument("--memory", default="4G")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--interrupt", action="store_true",
+                    help="send SIGINT at a random moment and check the exit within 1 s")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     cache = {}
     cap_kb = parse_bytes(a.memory) / 1024
+    if a.interrupt:
+        return interrupt_campaign(a, rng, cache, cap_kb)
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
         for i in range(a.count):

@@ -30,23 +30,28 @@ BoundReport lower_bounds(const Problem& problem, const PathSet& paths,
   (void)paths;
 #endif
   BoundReport report;
-  // The families run cheapest first; past the time limit the rest are skipped, so the
-  // report holds the bounds found so far (each valid on its own).
+  // The families run cheapest first; past the time limit (or on Ctrl-C) the one running
+  // stops and the rest are skipped, so the report holds the bounds found so far (each
+  // valid on its own).
   const auto start = std::chrono::steady_clock::now();
-  auto in_time = [&] {
-    const bool ok = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                        .count() < options.time_limit;
-    if (!ok) report.complete = false;
-    return ok;
+  BoundOptions opts = options;
+  opts.stop = [&, caller = options.stop] {
+    const bool over =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+            options.time_limit ||
+        (options.interrupt != nullptr && options.interrupt->load()) || (caller && caller());
+    if (over) report.complete = false;
+    return over;
   };
+  auto in_time = [&] { return !opts.stop(); };
   add_step_bounds(ctx, report.bounds);
   add_tree_bounds(ctx, report.bounds);
   std::vector<std::vector<char>> cuts;
-  if (in_time()) add_load_bounds(ctx, options, report.bounds);
-  if (in_time()) add_bisection_bounds(ctx, options, report.bounds, cuts);
+  if (in_time()) add_load_bounds(ctx, opts, report.bounds);
+  if (in_time()) add_bisection_bounds(ctx, opts, report.bounds, cuts);
   if (in_time()) add_mn_bounds(ctx, report.bounds, cuts);
-  if (in_time()) add_cut_bounds(ctx, options, cuts, report.bounds);
-  if (in_time()) add_informed_cut_bounds(ctx, options, cuts, report.bounds);
+  if (in_time()) add_cut_bounds(ctx, opts, cuts, report.bounds);
+  if (in_time()) add_informed_cut_bounds(ctx, opts, cuts, report.bounds);
   for (const auto& b : report.bounds) report.best = std::max(report.best, b.value);
   return report;
 }

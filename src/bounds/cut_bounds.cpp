@@ -98,7 +98,8 @@ bool for_each_candidate(const BoundContext& ctx, const std::vector<std::vector<c
 class CutSearch {
  public:
   CutSearch(const BoundContext& ctx, const BoundOptions& options)
-      : ctx_(ctx), eval_(ctx), budget_(options.cut_search_work), rng_(options.seed) {}
+      : ctx_(ctx), eval_(ctx), budget_(options.cut_search_work), stop_(options.stop),
+        rng_(options.seed) {}
 
   // Evaluates a candidate (and its complement); false when the budget is spent.
   bool offer(std::vector<char> side) {
@@ -108,7 +109,8 @@ class CutSearch {
         for (auto& s : side) s = !s;
         continue;
       }
-      if (spent_ + eval_.cost() > budget_ && !best_side_.empty()) return false;
+      if ((spent_ + eval_.cost() > budget_ || (stop_ && stop_())) && !best_side_.empty())
+        return false;
       spent_ += eval_.cost();
       const auto v = eval_.evaluate(side);
       pool_.push_back({v, side});
@@ -196,6 +198,7 @@ class CutSearch {
   const BoundContext& ctx_;
   CutEvaluator eval_;
   long long budget_;
+  std::function<bool()> stop_;
   long long spent_ = 0;
   SplitMix rng_;
   std::set<std::vector<char>> seen_;
@@ -276,6 +279,7 @@ void add_informed_cut_bounds(const BoundContext& ctx, const BoundOptions& option
     }
     const long long entry = std::min(entering, accept);
     work += t.channel_count() + static_cast<long long>(items.size()) * 4;
+    if (options.stop && options.stop()) return false;
     if (entry == 0) return work < budget;
     for (const auto& [origin, targets] : items) {
       if (side[origin]) continue;

@@ -169,7 +169,7 @@ void link_load_bound(const BoundContext& ctx, const BoundOptions& options,
       std::vector<ChannelId> kept;
       for (const ChannelId c : candidates) {
         work += t.channel_count();
-        if (work > options.link_load_work) return;
+        if (work > options.link_load_work || (options.stop && options.stop())) return;
         if (!reaches_without(ctx, d.origin, d.targets, c, transfer, budget)) kept.push_back(c);
       }
       candidates.swap(kept);
@@ -211,6 +211,7 @@ void weighted_load_bound(const BoundContext& ctx, const BoundOptions& options,
   CongestionOptions opt;
   opt.work = options.weighted_load_work;
   opt.max_rounds = 500;
+  opt.stop = options.stop;
   // In the transfer graph a route is one transfer: through routers (wormhole), or one
   // channel (store-and-forward). Any transfer path is allowed here, shortest or not, so the
   // bound also holds for non-minimal routing.

@@ -4,7 +4,7 @@
 // it is the best so far, then w_c *= exp(step · load_c / max load) (Garg and Könemann's
 // multiplicative weights for the maximum concurrent flow). Stops at the work cap, at
 // max_rounds, when ⌈bound⌉ reaches the least max load seen (nothing left to gain), or
-// after kStall rounds that did not raise the bound.
+// after kStall rounds that did not raise the bound, or when options.stop says so.
 #include "ccsched/routing/congestion.hpp"
 
 #include <algorithm>
@@ -85,7 +85,12 @@ CongestionResult level_congestion(const CongestionInput& input, const Congestion
     }
     std::fill(load.begin(), load.end(), 0);
     long long length = 0;
+    bool stopped = false;
     for (std::size_t o = 0; o < origins.size(); ++o) {
+      if (round > 0 && options.stop && options.stop()) {
+        stopped = true;
+        break;
+      }
       const NodeId origin = origins[o];
       std::fill(dist.begin(), dist.end(), kFar);
       std::fill(sum.begin(), sum.end(), 0);
@@ -127,6 +132,7 @@ CongestionResult level_congestion(const CongestionInput& input, const Congestion
       }
       if (options.keep_routes) parent[o] = via;
     }
+    if (stopped) break;
     ++result.rounds;
     const long long max_load = *std::max_element(load.begin(), load.end());
     // Which certificate is stronger only picks one; each is exact on its own.

@@ -3,7 +3,9 @@
 // docs/BOUNDS.md gives the proof of each.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,12 @@ struct BoundOptions {
   // phase). Past it the remaining, searching families are skipped: every bound reported is
   // still valid, the best may be weaker (BoundReport::complete says so).
   double time_limit = 1e18;
+  // Set: Ctrl-C. Once it reads true, as past time_limit, the searching families stop.
+  const std::atomic<bool>* interrupt = nullptr;
+  // Polled inside the searching families (lower_bounds sets it from time_limit and
+  // interrupt, keeping any condition the caller put here): a family stopped early
+  // reports the best valid bound it has.
+  std::function<bool()> stop;
 };
 
 // Every bound valid for the problem's model (ports, switching, routing, faults, combining)

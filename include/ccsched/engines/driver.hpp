@@ -48,6 +48,7 @@ struct DriverParams {
   double relay_shop_time_share = 0.4;
   double relay_shop_alone_share = 0.8;  // the relay shop when nothing else can answer
   double greedy_time_share = 0.3;   // greedy racing a design
+  double last_resort_share = 0.05;  // greedy past the limit when nothing answered in it
   double window_time_share = 0.3;   // the window search on a scatter
   // Sizes.
   std::size_t relay_shop_messages = 30000;  // from here the relay shop answers scatters alone

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct CongestionOptions {
   int max_rounds = 300;
   double step = 0.05;        // multiplicative-weights rate
   bool keep_routes = false;  // keep the least-max-load routing (route())
+  // Polled before every Dijkstra after the first round: true ends the levelling with the
+  // certificate and routing of the rounds finished (the time limit and Ctrl-C; an
+  // unfinished round is dropped, so the result is exact whenever it stops).
+  std::function<bool()> stop;
 };
 
 class CongestionResult {

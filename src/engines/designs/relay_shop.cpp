@@ -40,6 +40,7 @@ constexpr int kMaxVisits = 4096;        // nodes one route search may visit
 constexpr int kDetour = 3;               // hops a relayed route may add to the shortest
 constexpr double kLevellingShare = 0.3;  // of the remaining time, for levelling the loads
 constexpr long long kLevellingWork = 60'000'000;  // channel relaxations for the weights
+constexpr long long kLevellingVisits = 50'000'000;  // route visits for levelling the loads
 
 // Levelling: while a channel carries the largest load, move messages off it onto routes at
 // most kDetour hops longer whose busiest channel stays below that load. Relays make such
@@ -79,7 +80,10 @@ void level_loads(const Problem& problem, const PathSet& paths,
     }
     return false;
   };
-  for (int round = 0; !budget.expired(); ++round) {
+  // All rounds together stop after kLevellingVisits route visits (work, so the result is
+  // the same on a busy machine; the time share is only the outer cap).
+  long long spent = 0;
+  for (int round = 0; !budget.expired() && spent < kLevellingVisits; ++round) {
     const long long top = *std::max_element(load.begin(), load.end());
     bool relieved_all = true;
     for (ChannelId busiest = 0; busiest < t.channel_count() && !budget.expired(); ++busiest) {
@@ -95,6 +99,7 @@ void level_loads(const Problem& problem, const PathSet& paths,
           trail.clear();
           visits = 0;
           moved = search(search, origin, target, hops, top);
+          spent += visits;
         }
         if (moved) {
           for (const ChannelId ch : route[m])
@@ -619,6 +624,7 @@ std::optional<Schedule> relay_scatter(const Problem& problem, const PathSet& pat
     CongestionOptions levelling;
     levelling.keep_routes = true;
     levelling.work = kLevellingWork;
+    levelling.stop = [&budget] { return budget.expired(); };
     levelled = level_congestion({t, usable, true, demands}, levelling);
   }
   if (budget.expired()) return std::nullopt;

@@ -22,7 +22,7 @@ bool together(const Strategy& a, const Strategy& b) {
   return (a.parallel && b.parallel) || (a.aim == Aim::descend && b.aim == Aim::descend);
 }
 
-void walk(Search& s, Claims& claims) {
+void walk(Search& s, Claims& claims, double limit) {
   const auto table = strategies();
   for (std::size_t i = 0; i < table.size() && !claims.optimal() && !s.budget.expired();) {
     std::size_t end = i + 1;
@@ -37,6 +37,7 @@ void walk(Search& s, Claims& claims) {
     }
     i = end;
   }
+  last_resort(s, claims, limit);
   // Stopped by the clock or Ctrl-C before the table was done: say so, unless the row that
   // stopped already did.
   const std::string& note = claims.current_note();
@@ -75,7 +76,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
   if (request.steps && !reduction) {
     out = driver::answer_fixed_steps(search, claims, *request.steps);
   } else {
-    driver::walk(search, claims);
+    driver::walk(search, claims, limit);
     out = claims.finish(reduction);
     if (request.steps) driver::hold_to_steps(out, *request.steps);
   }

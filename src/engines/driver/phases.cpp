@@ -28,6 +28,7 @@ Claims initial_claims(const Problem& problem, const PathSet& paths, const SolveR
                       problem.model.switching == Switching::wormhole;
   BoundOptions options;
   options.time_limit = (direct ? 0.5 : 1.0) * request.params.bounds_share * limit;
+  options.interrupt = request.interrupt;
   BoundReport bounds = lower_bounds(problem, paths, options);
   if (!direct) return Claims(std::move(bounds), std::nullopt);
   options.direct_scatter = true;

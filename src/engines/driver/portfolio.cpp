@@ -26,6 +26,21 @@ void absorb(Claims& claims, Attempt a, const Budget& used) {
   if (a.clock_cut || (used.clock_expired() && !used.interrupted())) claims.clock_cut();
 }
 
+// A limit never leaves the user with nothing: when the clock cut every row before one
+// answered, the greedy row runs once more past it, for last_resort_share of the limit.
+void last_resort(Search& s, Claims& claims, double limit) {
+  const auto table = strategies();
+  const auto greedy = std::find_if(table.begin(), table.end(),
+                                   [](const Strategy& r) { return r.name == "greedy"; });
+  if (claims.best() || !s.budget.clock_expired() || greedy == table.end() || !greedy->applies(s))
+    return;
+  const Budget grace(s.params.last_resort_share * limit + 0.5, s.request.interrupt);
+  Attempt a = greedy->run(s, grace, 0);
+  if (!a.schedules.empty()) a.note = "time limit reached; greedy ran past it for a first answer";
+  a.clock_cut = true;
+  absorb(claims, std::move(a), grace);
+}
+
 void run_parallel(Search& s, Claims& claims, std::span<const Strategy> rows) {
   std::vector<const Strategy*> go;
   for (const Strategy& row : rows)

@@ -13,6 +13,10 @@ void absorb(Claims& claims, Attempt a, const Budget& used);
 // The parallel rows that apply, at once on DriverParams::threads, each thread with its own
 // path cache; merged in table order. Exceptions are rethrown in table order.
 void run_parallel(Search& s, Claims& claims, std::span<const Strategy> rows);
+
+// After the walk: when the clock cut every row before one answered, greedy runs once
+// more past the limit, for DriverParams::last_resort_share of it, for a first answer.
+void last_resort(Search& s, Claims& claims, double limit);
 // The descending rows: at each target below the best, in order, until one decides it; a
 // target no row decides ends the descent.
 void descend(Search& s, Claims& claims, std::span<const Strategy> rows);
