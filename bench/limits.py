@@ -9,7 +9,8 @@ writes a schedule that `ccsched verify` accepts.
                             [--max-limit 30] [--memory 4G] [--markdown] [--interrupt]
 
 With --interrupt, each run gets SIGINT (Ctrl-C) at a random moment instead of waiting for
-its limit (0.2 s to half the limit: the path listing, bounds, designs or a search), and the
+its limit (0.1 s to half the limit, at most 4 s: the path listing, bounds, designs or a
+search), and the
 check is that it ends within 1 s of the signal, exits 130 (or 0 when it had finished) and
 that any schedule it wrote verifies.
 
@@ -143,7 +144,7 @@ def interrupt_campaign(a, rng, cache, cap_kb):
         for i in range(a.count):
             spec, kind, args, limit, faults = problem(rng, a.binary, cache)
             limit = min(limit, a.max_limit)
-            after = rng.uniform(0.2, max(0.3, limit / 2))
+            after = rng.uniform(0.1, max(0.3, min(4.0, limit / 2)))
             status, late, peak_kb, verified, err, signalled = run_interrupted(
                 a.binary, args, limit, a.memory, workdir, after)
             # GNU time exits with its child's status; a child killed by the signal it

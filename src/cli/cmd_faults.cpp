@@ -68,22 +68,34 @@ bool swept(const FaultRow& row) {
   });
 }
 
-// What the sweep covered, for the headers: "18 single-link faults and 153 pairs", or
-// "5 of 18 single-link faults" when the time limit cut it short.
-std::string swept_faults(const FaultSweep& sweep, std::size_t links, bool double_faults) {
-  std::size_t singles = 0, pairs = 0;
+// What the sweep covered: the faults swept and the faults asked for.
+struct Swept {
+  std::size_t singles = 0, pairs = 0;  // rows computed
+  std::size_t links = 0, all_pairs = 0;
+  bool double_faults = false;
+
+  // For the headers: "18 single-link faults and 153 pairs", or "5 of 18 single-link
+  // faults" when the time limit cut it short.
+  std::string text() const {
+    const auto of = [](std::size_t done, std::size_t total) {
+      return done == total ? std::string() : fmt::format("{} of ", done);
+    };
+    std::string t = of(singles, links) + plural(links, "single-link fault");
+    if (double_faults) t += " and " + of(pairs, all_pairs) + plural(all_pairs, "pair");
+    return t;
+  }
+};
+
+Swept swept_faults(const FaultSweep& sweep, std::size_t links, bool double_faults) {
+  Swept out{.links = links,
+            .all_pairs = double_faults ? links * (links - (links > 0 ? 1 : 0)) / 2 : 0,
+            .double_faults = double_faults};
   for (const auto& row : sweep.rows) {
     if (!swept(row)) continue;
-    if (row.faults.size() == 1) ++singles;
-    if (row.faults.size() == 2) ++pairs;
+    if (row.faults.size() == 1) ++out.singles;
+    if (row.faults.size() == 2) ++out.pairs;
   }
-  const std::size_t all_pairs = links * (links - (links > 0 ? 1 : 0)) / 2;
-  const auto of = [](std::size_t done, std::size_t total) {
-    return done == total ? std::string() : fmt::format("{} of ", done);
-  };
-  std::string text = of(singles, links) + plural(links, "single-link fault");
-  if (double_faults) text += " and " + of(pairs, all_pairs) + plural(all_pairs, "pair");
-  return text;
+  return out;
 }
 
 // The degradation table as a page of the render module (same style as `render`'s report).
@@ -178,9 +190,10 @@ void run_faults(const FaultsOptions& o) {
     throw;
   }
   std::signal(SIGINT, previous);
-  const std::string faults =
+  const Swept covered =
       swept_faults(sweep, request.links.empty() ? network_links(t).size() : request.links.size(),
                    o.double_faults);
+  const std::string faults = covered.text();
   if (!o.html.empty()) write_faults_html(o.html, t, sweep, faults);
 
   if (o.json) {
@@ -189,6 +202,11 @@ void run_faults(const FaultsOptions& o) {
     j["collectives"] = sweep.kinds;
     j["fault_diameter"] = sweep.fault_diameter;
     j["complete"] = sweep.complete;
+    j["faults_swept"] = {{"single", covered.singles}, {"single_asked", covered.links}};
+    if (o.double_faults) {
+      j["faults_swept"]["pairs"] = covered.pairs;
+      j["faults_swept"]["pairs_asked"] = covered.all_pairs;
+    }
     for (const auto& row : sweep.rows) {
       nlohmann::json r{{"link", row.name}, {"connected", row.connected}, {"diameter", row.diameter}};
       for (std::size_t k = 0; k < sweep.kinds.size(); ++k) {

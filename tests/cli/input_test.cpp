@@ -269,6 +269,13 @@ TEST_F(UserInput, FaultsHeaderCountsTheFaultsSwept) {
   r = run({"faults", "ring:4", "--cc", "OAB", "--double"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("4 single-link faults and 6 pairs;"), std::string::npos) << r.out;
+  r = run({"faults", "ring:4", "--cc", "OAB", "--links", "0-1,2-3", "--double", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto swept = nlohmann::json::parse(r.out)["faults_swept"];
+  EXPECT_EQ(swept["single"], 2);
+  EXPECT_EQ(swept["single_asked"], 2);
+  EXPECT_EQ(swept["pairs"], 1);
+  EXPECT_EQ(swept["pairs_asked"], 1);
 }
 
 TEST_F(UserInput, EstimateNamesIgnoreCase) {
