@@ -10,9 +10,8 @@ writes a schedule that `ccsched verify` accepts.
 
 With --interrupt, each run gets SIGINT (Ctrl-C) at a random moment instead of waiting for
 its limit (0.1 s to half the limit, at most 4 s: the path listing, bounds, designs or a
-search), and the
-check is that it ends within 1 s of the signal, exits 130 (or 0 when it had finished) and
-that any schedule it wrote verifies.
+search), and the check is that it ends within 1 s of the signal, exits 130 (or 0 when it
+had finished) and that any schedule it wrote verifies.
 
 Deterministic for a seed (the problems and limits drawn); never run by the tests.
 """
