@@ -36,6 +36,10 @@ bool Claims::optimal() const {
 }
 
 void Claims::offer(Candidate c) {
+  ++candidates_;
+  // Only a schedule that is kept is verified (every schedule the driver returns is): a
+  // million transfers take a second, and a loser's check would only delay the answer.
+  if (best_ && c.schedule.steps >= best_->schedule.steps) return;
   const auto violations = verify_schedule(c.schedule);
   if (!violations.empty())
     throw std::logic_error("strategy " + (c.name.empty() && c.schedule.solver
@@ -45,8 +49,7 @@ void Claims::offer(Candidate c) {
                            std::to_string(violations.front().rule) + ": " +
                            violations.front().text);
   if (!c.name.empty() && c.schedule.solver) c.schedule.solver->engine = c.name;
-  ++candidates_;
-  if (!best_ || c.schedule.steps < best_->schedule.steps) best_ = std::move(c);
+  best_ = std::move(c);
 }
 
 void Claims::prove_infeasible(int steps, const std::string& within, std::string wording) {

@@ -73,13 +73,28 @@ class Cnf {
   // The transfer limits every schedule encoding shares: at most one transfer per
   // (channel, step) list (FORMATS.md rule 3) and, under k ports, at most k per (sender,
   // step) and (receiver, step) list (rule 4); all-port adds nothing.
-  void transfer_limits(const std::vector<std::vector<int>>& users,
+  // False when `budget` ran out first (polled every 4,096 lists; the clauses are then
+  // incomplete and the solver must not be asked).
+  bool transfer_limits(const std::vector<std::vector<int>>& users,
                        const std::vector<std::vector<int>>& sent,
-                       const std::vector<std::vector<int>>& received, std::optional<int> ports) {
-    for (const auto& u : users) at_most_one(u);
-    if (!ports) return;
-    for (const auto& s : sent) at_most_k(s, *ports);
-    for (const auto& r : received) at_most_k(r, *ports);
+                       const std::vector<std::vector<int>>& received, std::optional<int> ports,
+                       const Budget& budget) {
+    std::size_t lists = 0;
+    const auto spent = [&] { return ++lists % 4096 == 0 && budget.expired(); };
+    for (const auto& u : users) {
+      if (spent()) return false;
+      at_most_one(u);
+    }
+    if (!ports) return true;
+    for (const auto& s : sent) {
+      if (spent()) return false;
+      at_most_k(s, *ports);
+    }
+    for (const auto& r : received) {
+      if (spent()) return false;
+      at_most_k(r, *ports);
+    }
+    return true;
   }
 
   // At most one of `lits`: pairwise for a handful, sequential counter above.

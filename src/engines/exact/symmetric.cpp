@@ -120,17 +120,18 @@ class SymmetricEncoder {
       result.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
       return result;
     };
-    if (!built_) {  // the first call builds; later calls go on with the same solver
+    if (!built_ && !cut_) {  // the first call builds; later calls go on with the same solver
       if (max_bytes > 0 && estimated_bytes() > max_bytes) {
         result.note = "symmetric encoding over --max-memory";
         return done(SolveStatus::unknown);
       }
       if (!(is_broadcast(problem_.collective) ? encode_broadcast() : encode_scatter()))
         return done(SolveStatus::unknown);
-      cnf_.transfer_limits(users_, sent_, received_, problem_.model.ports);
-      built_ = true;
+      // Cut by the budget: the clauses are incomplete, so this encoder never answers.
+      cut_ = !cnf_.transfer_limits(users_, sent_, received_, problem_.model.ports, budget);
+      built_ = !cut_;
     }
-    if (budget.expired()) {
+    if (cut_ || budget.expired()) {
       result.budget_exhausted = true;
       return done(SolveStatus::unknown);
     }
@@ -417,6 +418,7 @@ class SymmetricEncoder {
   const int steps_;
   const int shift_;  // scatter: the j-th image moves j * shift_ steps later (mod T)
   bool built_ = false;
+  bool cut_ = false;  // the budget ran out while the clauses were added
   const std::uint64_t seed_;
   const std::vector<std::vector<NodeId>> power_;
   const std::vector<MessageId> image_;

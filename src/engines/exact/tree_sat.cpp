@@ -235,7 +235,8 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
     }
     if (budget.expired()) return done(SolveStatus::unknown);
   }
-  cnf.transfer_limits(users, sent, received, problem.model.ports);
+  if (!cnf.transfer_limits(users, sent, received, problem.model.ports, budget))
+    return done(SolveStatus::unknown);
   sat::limit_conflicts(solver, budget);
   const int answer = sat::solve_within(solver, budget);
   if (answer == 20) return done(SolveStatus::infeasible);
