@@ -20,12 +20,7 @@ using testing_support::violations_text;
 
 EngineResult run_hgsa(const Problem& p, int steps, std::uint64_t seed, ParamValues params = {},
                       double seconds = 30) {
-  const PathSet paths(p.topology, p.model);
-  EngineOptions options;
-  options.seed = seed;
-  options.params = std::move(params);
-  HgsaEngine engine(options);
-  return engine.solve(p, paths, steps, Budget(seconds));
+  return testing_support::run_engine<HgsaEngine>(p, steps, seed, std::move(params), seconds);
 }
 
 class HgsaKnownOptimum : public ::testing::TestWithParam<Known> {};

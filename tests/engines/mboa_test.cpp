@@ -193,12 +193,7 @@ TEST(MboaModel, TreesDoNotDependOnTheThreads) {
 
 EngineResult run_mboa(const Problem& p, int steps, std::uint64_t seed, ParamValues params = {},
                       double seconds = 30) {
-  const PathSet paths(p.topology, p.model);
-  EngineOptions options;
-  options.seed = seed;
-  options.params = std::move(params);
-  MboaEngine engine(options);
-  return engine.solve(p, paths, steps, Budget(seconds));
+  return testing_support::run_engine<MboaEngine>(p, steps, seed, std::move(params), seconds);
 }
 
 struct Cell {
@@ -279,31 +274,11 @@ TEST(Mboa, GivingUpIsNotInfeasibleAndTheTimeLimitHolds) {
   EXPECT_TRUE(i.budget_exhausted);
 }
 
-// An in-process island link: stops with the winner's genes once the island finds one.
-class StopLink final : public IslandLink {
- public:
-  int island() const override { return 0; }
-  int island_count() const override { return 1; }
-  int interval() const override { return 2; }
-  Meeting meet(const PopulationView& population, const IslandState& state) override {
-    ++meetings;
-    Meeting m;
-    if (state.found) {
-      m.stop = true;
-      m.winner = population.genes(*state.found);
-    } else if (meetings == 1) {
-      m.immigrants.push_back({0, Migrant{population.genes(1), population.fitness[1]}});
-    }
-    return m;
-  }
-  int meetings = 0;
-};
-
 TEST(Mboa, IslandLinkAndDriver) {
   const Problem p = make_problem("petersen", CollectiveKind::AAS);
   const PathSet paths(p.topology, p.model);
   EngineOptions options;
-  auto link = std::make_shared<StopLink>();
+  auto link = std::make_shared<testing_support::RecordingLink>(2, 1, 0);
   options.island = link;
   const EngineResult r = MboaEngine(options).solve(p, paths, 5, Budget(30));
   ASSERT_EQ(r.status, SolveStatus::feasible) << r.note;

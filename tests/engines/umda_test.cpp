@@ -26,12 +26,7 @@ using testing_support::violations_text;
 
 EngineResult run_umda(const Problem& p, int steps, std::uint64_t seed, ParamValues params = {},
                       double seconds = 30) {
-  const PathSet paths(p.topology, p.model);
-  EngineOptions options;
-  options.seed = seed;
-  options.params = std::move(params);
-  UmdaEngine engine(options);
-  return engine.solve(p, paths, steps, Budget(seconds));
+  return testing_support::run_engine<UmdaEngine>(p, steps, seed, std::move(params), seconds);
 }
 
 class UmdaKnownOptimum : public ::testing::TestWithParam<Known> {};
@@ -149,35 +144,11 @@ TEST(Umda, DriverSearchesUpwardFromTheLowerBound) {
   EXPECT_GE(up.schedule->steps, up.lower_bound);
 }
 
-// An in-process island link: records meetings, sends one immigrant at the first
-// meeting, and stops with the winner's genes when the island finds a schedule.
-class FakeLink final : public IslandLink {
- public:
-  int island() const override { return 0; }
-  int island_count() const override { return 1; }
-  int interval() const override { return 3; }
-  Meeting meet(const PopulationView& population, const IslandState& state) override {
-    ++meetings;
-    Meeting m;
-    if (state.found) {
-      m.stop = true;
-      m.winner = population.genes(*state.found);
-      return m;
-    }
-    if (meetings == 1) {
-      m.immigrants.push_back(
-          {population.fitness.size() - 1, Migrant{population.genes(0), population.fitness[0]}});
-    }
-    return m;
-  }
-  int meetings = 0;
-};
-
 TEST(Umda, IslandLinkMeetsEveryIntervalAndStopsWithTheWinner) {
   const Problem p = make_problem("petersen", CollectiveKind::AAS);
   const PathSet paths(p.topology, p.model);
   EngineOptions options;
-  auto link = std::make_shared<FakeLink>();
+  auto link = std::make_shared<testing_support::RecordingLink>(3, 0, -1);
   options.island = link;
   UmdaEngine engine(options);
   const EngineResult r = engine.solve(p, paths, 5, Budget(30));

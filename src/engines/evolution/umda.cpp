@@ -15,71 +15,36 @@
 
 #include <algorithm>
 #include <atomic>
-#include <array>
 #include <cmath>
+#include <vector>
 
+#include "ccsched/engines/island.hpp"
 #include "control.hpp"
 #include "operators.hpp"
 #include "parallel.hpp"
-#include "ccsched/engines/island.hpp"
+#include "param_rows.hpp"
 
 namespace ccsched {
 namespace {
 
 using P = UmdaParams;
-constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 20> kTable{{
-    {"population", &P::population, 4, 1e6, "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
-    {"tournament", &P::tournament, 1, 64,
-     "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
-    {"offspring", &P::offspring, 0.01, 0.99,
-     "share of the population replaced by new chromosomes each generation (seed 000 §4.5: "
-     "the worse half, 0.5)"},
-    {"mutation", &P::mutation, 0, 1,
-     "probability that a new chromosome is mutated (seed 000 §4.5, seed 001 §4.5: 0.9)"},
-    {"mutation-moves", &P::mutation_moves, 1, 1e6,
-     "moves per mutation (ours; the seeds mutate once)"},
-    {"climb-moves", &P::climb_moves, 0, 1e6,
-     "when the best fitness stalls, each mutation adds up to this many moves that are "
-     "undone if they add conflicts: a walk across plateaus the marginal model cannot make "
-     "(ours; 0: the seeds' mutation only)"},
-    {"elite-walk", &P::elite_walk, 0, 1e6,
-     "while the climbing moves are on, this many new chromosomes are walkers: local-search "
-     "chains started from the best members that go on from their own last state, even when "
-     "it is worse (ours; 0: every new chromosome is sampled)"},
-    {"climb-stall", &P::climb_stall, 1, kMaxCount,
-     "generations without improvement after which the climbing moves double (ours)"},
-    {"whole-genes", &P::whole_genes, 0, 1,
-     "1: the marginal model's variables are whole genes, (source, path, step) drawn "
-     "together; 0: every gene component is a variable of its own"},
-    {"path-move", &P::path_move, 0, 1,
-     "scatter: share of moves that change a path rather than a time slot (ours)"},
-    {"step-move", &P::step_move, 0, 1,
-     "broadcast: share of moves that change a step rather than a sender (ours)"},
-    {"directed", &P::directed, 0, 1,
-     "1: moves and restoration test every alternative and keep the least-conflict one "
-     "(seed 000 §4.5 'testing possible paths'); 0: uniform random choice"},
-    {"acceleration", &P::acceleration, 0, 1,
-     "scatter: enforce the k-port injection limit before evaluation (seed 000 §4.4)"},
-    {"step0", &P::step0, 0, 1,
-     "broadcast: share of the first population whose genes all start at the first step "
-     "(seed 000 §4.4 step-0 building blocks; the seeds set every time slot so: 1)"},
-    {"hard-ports", &P::hard_ports, 0, 1,
-     "broadcast, k-port: share of new chromosomes whose trees are restored with hard port "
-     "limits, postponing transfers past full ports like the first population (ours)"},
-    {"auto-radius", &P::auto_radius, 0, 1,
-     "AAB on a regular direct network: receivers within radius 1 unless --radius (seed 000 "
-     "§4.4: r = 1 for symmetric networks)"},
-    {"restart", &P::restart, 0, kMaxCount,
-     "start over from a fresh first population after max(this, the generations the attempt "
-     "took to reach its best) generations without improvement (ours); 0: never"},
-    {"generations", &P::generations, 0, kMaxCount,
-     "give up a step count after this many generations; 0: no limit"},
-    {"stall", &P::stall, 0, kMaxCount,
-     "give up a step count after this many generations without improvement; 0: never"},
-    {"threads", &P::threads, 1, 256, "threads evaluating the new chromosomes of a generation"},
-}};
+const std::vector<ParamSpec<P>> kTable = evo::param_table<P>(
+    {
+        {"population", &P::population, 4, 1e6,
+         "population size (seed 000 §4.5, seed 001 §4.5: 60)"},
+        {"tournament", &P::tournament, 1, 64,
+         "tournament size for choosing each parent (seed 000 §4.5: binary tournament, 2)"},
+        {"offspring", &P::offspring, 0.01, 0.99,
+         "share of the population replaced by new chromosomes each generation (seed 000 §4.5: "
+         "the worse half, 0.5)"},
+        {"whole-genes", &P::whole_genes, 0, 1,
+         "1: the marginal model's variables are whole genes, (source, path, step) drawn "
+         "together; 0: every gene component is a variable of its own"},
+    },
+    {
+        {"threads", &P::threads, 1, 256, "threads evaluating the new chromosomes of a generation"},
+    });
 
 void sort_by_fitness(std::vector<evo::Genome>& population) {
   std::stable_sort(
@@ -203,8 +168,8 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       if (control.gave_up()) return control.result_unknown(false);
     } else if (control.meeting_due()) {
       if (auto stopped = control.meet(problem, inst, population,
-                                      found ? std::optional<std::size_t>(0) : std::nullopt,
-                                      expired, spaces[0], h))
+                                      found ? std::optional<std::size_t>(0) : std::nullopt, expired,
+                                      spaces[0], h))
         return std::move(*stopped);
       sort_by_fitness(population);
     }

@@ -16,14 +16,15 @@
 #include "ccsched/engines/mboa.hpp"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 #include "../control.hpp"
 #include "../operators.hpp"
 #include "../parallel.hpp"
+#include "../param_rows.hpp"
 #include "ccsched/engines/island.hpp"
 #include "linkage.hpp"
 #include "model.hpp"
@@ -34,69 +35,34 @@ namespace ccsched {
 namespace {
 
 using P = MboaParams;
-constexpr double kMaxCount = 2e9;
 
-const std::array<ParamSpec<P>, 24> kTable{{
-    {"population", &P::population, 8, 1e6, "population size (as umda, seed 000 §4.5: 60)"},
-    {"tournament", &P::tournament, 1, 64,
-     "tournament size of the selection (tournament selection as in Pelikan's hBOA; 8 is ours, "
-     "measured on seed 002 Table 2)"},
-    {"selection", &P::selection, 0.01, 1,
-     "share of the population selected by tournament as the model's data"},
-    {"offspring", &P::offspring, 0.01, 1,
-     "share of the population sampled from the model each generation and offered to the "
-     "restricted tournament replacement (ours: half, as UMDA renews the worse half)"},
-    {"window", &P::window, 0, 1e6,
-     "restricted tournament replacement window: members a new chromosome meets, the most "
-     "similar of which it may replace (Harik 1995; 0: min(genes, population/20), hBOA's rule)"},
-    {"metric", &P::metric, 0, 1,
-     "score of a decision-tree split: 0 Bayesian-Dirichlet (K2 prior, as BOA/hBOA), 1 BIC"},
-    {"penalty", &P::penalty, 0, 1e9,
-     "complexity penalty per added tree leaf, in units of 0.5 ln N (N selected; hBOA's "
-     "2^(-0.5 log2(N) leaves) prior is 1; BIC multiplies it by values - 1)"},
-    {"candidates", &P::candidates, 0, 1e6,
-     "genes a gene's tree may split on: those sharing the most channels, ports or messages "
-     "with it (ours); 0: every gene"},
-    {"mutation", &P::mutation, 0, 1,
-     "probability that a new chromosome is mutated by the moves UMDA and HGSA share (as umda, "
-     "seed 000 §4.5: 0.9)"},
-    {"mutation-moves", &P::mutation_moves, 1, 1e6, "moves per mutation"},
-    {"climb-moves", &P::climb_moves, 0, 1e6,
-     "when the best fitness stalls, each mutation adds up to this many moves that are undone "
-     "if they add conflicts (ours, as umda; 0: none)"},
-    {"elite-walk", &P::elite_walk, 0, 1e6,
-     "while the climbing moves are on, this many new chromosomes are walkers: local-search "
-     "chains from the best members that go on from their own last state (ours, as umda)"},
-    {"climb-stall", &P::climb_stall, 1, kMaxCount,
-     "generations without improvement after which the climbing moves double (ours)"},
-    {"path-move", &P::path_move, 0, 1,
-     "scatter: share of moves that change a path rather than a time slot (ours)"},
-    {"step-move", &P::step_move, 0, 1,
-     "broadcast: share of moves that change a step rather than a sender (ours)"},
-    {"directed", &P::directed, 0, 1,
-     "1: moves and restoration test every alternative and keep the least-conflict one "
-     "(seed 000 §4.5 'testing possible paths'); 0: uniform random choice"},
-    {"acceleration", &P::acceleration, 0, 1,
-     "scatter: enforce the k-port injection limit before evaluation (seed 000 §4.4)"},
-    {"step0", &P::step0, 0, 1,
-     "broadcast: share of the first population whose genes all start at the first step "
-     "(seed 000 §4.4 step-0 building blocks)"},
-    {"hard-ports", &P::hard_ports, 0, 1,
-     "broadcast, k-port: share of new chromosomes whose trees are restored with hard port "
-     "limits (ours, as umda)"},
-    {"auto-radius", &P::auto_radius, 0, 1,
-     "AAB on a regular direct network: receivers within radius 1 unless --radius (seed 000 "
-     "§4.4: r = 1 for symmetric networks)"},
-    {"restart", &P::restart, 0, kMaxCount,
-     "start over from a fresh first population after max(this, the generations the attempt "
-     "took to reach its best) generations without improvement (ours); 0: never"},
-    {"generations", &P::generations, 0, kMaxCount,
-     "give up a step count after this many generations; 0: no limit"},
-    {"stall", &P::stall, 0, kMaxCount,
-     "give up a step count after this many generations without improvement; 0: never"},
-    {"threads", &P::threads, 1, 256,
-     "threads growing the decision trees and evaluating the new chromosomes"},
-}};
+const std::vector<ParamSpec<P>> kTable = evo::param_table<P>(
+    {
+        {"population", &P::population, 8, 1e6, "population size (as umda, seed 000 §4.5: 60)"},
+        {"tournament", &P::tournament, 1, 64,
+         "tournament size of the selection (tournament selection as in Pelikan's hBOA; 8 is ours, "
+         "measured on seed 002 Table 2)"},
+        {"selection", &P::selection, 0.01, 1,
+         "share of the population selected by tournament as the model's data"},
+        {"offspring", &P::offspring, 0.01, 1,
+         "share of the population sampled from the model each generation and offered to the "
+         "restricted tournament replacement (ours: half, as UMDA renews the worse half)"},
+        {"window", &P::window, 0, 1e6,
+         "restricted tournament replacement window: members a new chromosome meets, the most "
+         "similar of which it may replace (Harik 1995; 0: min(genes, population/20), hBOA's rule)"},
+        {"metric", &P::metric, 0, 1,
+         "score of a decision-tree split: 0 Bayesian-Dirichlet (K2 prior, as BOA/hBOA), 1 BIC"},
+        {"penalty", &P::penalty, 0, 1e9,
+         "complexity penalty per added tree leaf, in units of 0.5 ln N (N selected; hBOA's "
+         "2^(-0.5 log2(N) leaves) prior is 1; BIC multiplies it by values - 1)"},
+        {"candidates", &P::candidates, 0, 1e6,
+         "genes a gene's tree may split on: those sharing the most channels, ports or messages "
+         "with it (ours); 0: every gene"},
+    },
+    {
+        {"threads", &P::threads, 1, 256,
+         "threads growing the decision trees and evaluating the new chromosomes"},
+    });
 
 // A gene's value as one number: (source, path, step) packed.
 std::int64_t gene_key(const evo::Genome& g, std::size_t i) {
