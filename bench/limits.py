@@ -3,7 +3,9 @@
 64 to 1,024 processors, every collective kind, with and without link faults, each under a
 random --time-limit of 2 to 30 s and a --max-memory, checking that every run ends within
 L + 10 % + 1 s, stays under its memory cap (peak resident set, GNU time), exits 0 and
-writes a schedule that `ccsched verify` accepts.
+writes a schedule that `ccsched verify` accepts. Each run also records its CPU time and
+the machine's load average: on an oversubscribed machine the clock runs while the process
+waits for a core, so the wall time says as much about the load as about the run.
 
     python3 bench/limits.py [--binary build/release/ccsched] [--count 100] [--seed 1]
                             [--max-limit 30] [--memory 4G] [--markdown] [--interrupt]
@@ -90,18 +92,20 @@ def run(binary, args, limit, memory, workdir):
     out = os.path.join(workdir, "s.json")
     if os.path.exists(out):
         os.remove(out)
-    cmd = ["/usr/bin/time", "-f", "%e %M", binary, "solve", *args, "--time-limit", str(limit),
-           "--max-memory", memory, "--quiet", "-o", out]
+    cmd = ["/usr/bin/time", "-f", "%e %M %U %S", binary, "solve", *args, "--time-limit",
+           str(limit), "--max-memory", memory, "--quiet", "-o", out]
     start = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=10 * limit + 120)
     wall = time.monotonic() - start
-    peak_kb = int(p.stderr.strip().splitlines()[-1].split()[1])
+    words = p.stderr.strip().splitlines()[-1].split()
+    peak_kb = int(words[1])
+    cpu = float(words[2]) + float(words[3])
     verified = None
     if p.returncode == 0 and os.path.exists(out):
         v = subprocess.run([binary, "verify", out], capture_output=True, text=True)
         verified = v.returncode == 0
     first_err = next((l for l in p.stderr.splitlines() if l.strip()), "")
-    return p.returncode, wall, peak_kb, verified, first_err
+    return p.returncode, wall, peak_kb, verified, first_err, cpu
 
 
 def run_interrupted(binary, args, limit, memory, workdir, after):
@@ -201,13 +205,17 @@ def main():
         for i in range(a.count):
             spec, kind, args, limit, faults = problem(rng, a.binary, cache)
             limit = min(limit, a.max_limit)
-            status, wall, peak_kb, verified, err = run(a.binary, args, limit, a.memory, workdir)
+            load = os.getloadavg()[0]
+            status, wall, peak_kb, verified, err, cpu = run(a.binary, args, limit, a.memory,
+                                                            workdir)
             allowed = 1.1 * limit + 1.0
             ok = wall <= allowed and peak_kb <= cap_kb and (status == 2 or verified)
             rows.append(dict(i=i, command=" ".join(args), limit=limit, wall=wall,
                              overrun=wall - limit, peak_mb=peak_kb / 1024, status=status,
-                             verified=verified, ok=ok, faults=faults, error=err))
+                             verified=verified, ok=ok, faults=faults, error=err, cpu=cpu,
+                             load=load))
             print(f"{i:3d} {'ok ' if ok else 'BAD'} limit {limit:2d} s wall {wall:6.2f} s "
+                  f"cpu {cpu:6.2f} s load {load:4.1f} "
                   f"peak {peak_kb / 1024:7.1f} MB exit {status} "
                   f"{'verified' if verified else err[:60]}  solve {' '.join(args)}",
                   file=sys.stderr, flush=True)
@@ -218,12 +226,15 @@ def main():
                    verified=sum(bool(r["verified"]) for r in rows),
                    max_overrun_s=max(r["overrun"] for r in rows),
                    worst=worst["command"], worst_limit=worst["limit"], worst_wall=worst["wall"],
-                   max_peak_mb=max(r["peak_mb"] for r in rows))
+                   max_peak_mb=max(r["peak_mb"] for r in rows),
+                   mean_load=sum(r["load"] for r in rows) / len(rows))
     if a.markdown:
-        print("| # | command | limit (s) | wall (s) | peak (MB) | exit | verified |")
-        print("|---|---|---|---|---|---|---|")
+        print("| # | command | limit (s) | wall (s) | cpu (s) | load | peak (MB) | exit | "
+              "verified |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for r in rows:
             print(f"| {r['i']} | `solve {r['command']}` | {r['limit']} | {r['wall']:.2f} | "
+                  f"{r['cpu']:.2f} | {r['load']:.1f} | "
                   f"{r['peak_mb']:.0f} | {r['status']} | "
                   f"{'yes' if r['verified'] else ('refused' if r['status'] == 2 else 'no')} |")
         print()
