@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reduce_dual.hpp"
+#include "ccsched/engines/prune.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
 #include "ccsched/core/text.hpp"
@@ -51,6 +52,16 @@ std::vector<NodeId> owners_of(const Search& s) {
   return owners;
 }
 
+// Every reduction schedule a row offers is made minimal first (engines/prune.hpp): no
+// transfer can be deleted from it without breaking it. Deleting can only empty steps, so
+// the pass never lengthens a schedule, and a proof of its step count still holds. The pass
+// is bounded by its work allowance, not by the row's clock: a row that used its time must
+// still return a minimal schedule.
+Attempt minimal(Attempt a) {
+  for (Candidate& c : a.schedules) prune_reduction(c.schedule);
+  return a;
+}
+
 }  // namespace
 
 bool reduce_designs_apply(const Search& s) { return reduction(s); }
@@ -59,7 +70,7 @@ Attempt reduce_designs_row(Search& s, const Budget& budget, int) {
   Attempt a;
   for (auto& d : reduction_designs(s.problem, s.paths, budget))
     a.schedules.push_back({std::move(d.schedule), d.design});
-  return a;
+  return minimal(std::move(a));
 }
 
 // Before the dual when a design gave a starting point (the dual is then skipped if the
@@ -73,7 +84,8 @@ bool exact_reduction_last_applies(const Search& s) {
 // Walks down from the best schedule's steps: a schedule found is kept, an infeasible T
 // proves T + 1 (or proves it within the encoding's restriction). With no schedule yet it
 // walks up from the bound, each infeasible answer raising it.
-Attempt exact_reduction_row(Search& s, const Budget& budget, int) {
+namespace {
+Attempt exact_reduction(Search& s, const Budget& budget) {
   s.exact_ran = true;
   ReductionSatEngine engine(s.request.options);
   Attempt a;
@@ -124,6 +136,11 @@ Attempt exact_reduction_row(Search& s, const Budget& budget, int) {
   return a;
 }
 
+}  // namespace
+Attempt exact_reduction_row(Search& s, const Budget& budget, int) {
+  return minimal(exact_reduction(s, budget));
+}
+
 // A SCAN uses the dual gather into its last sender for the bound only. Past
 // scan_dual_processors the broadcast search cannot prove anything above the broadcast's
 // own bounds (its exact engines refuse such sizes), so those bounds are taken without it.
@@ -169,7 +186,8 @@ bool reduce_dual_applies(const Search& s) {
   return !(c.kind == CollectiveKind::SCAN &&
            s.problem.topology.processor_count() > s.params.scan_dual_processors);
 }
-Attempt reduce_dual_row(Search& s, const Budget& budget, int) {
+namespace {
+Attempt reduce_dual(Search& s, const Budget& budget) {
   const Collective& c = s.problem.collective;
   const bool exact_dual =
       c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::REDUCESCATTER;
@@ -212,6 +230,11 @@ Attempt reduce_dual_row(Search& s, const Budget& budget, int) {
     }
   }
   return a;
+}
+
+}  // namespace
+Attempt reduce_dual_row(Search& s, const Budget& budget, int) {
+  return minimal(reduce_dual(s, budget));
 }
 
 }  // namespace ccsched::driver

@@ -22,6 +22,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "rounds.hpp"
 
 namespace ccsched {
 
@@ -43,27 +44,8 @@ Topology dual_network(const Topology& t) {
   return r.same_network(t) ? t : r;
 }
 
-namespace {
+namespace reduce_detail {
 
-using Clock = std::chrono::steady_clock;
-
-// One logical point-to-point exchange of a closed-form design.
-struct Hop {
-  NodeId from = kNoNode;
-  NodeId to = kNoNode;
-  std::vector<int> blocks;
-  ReductionSend send = ReductionSend::acc;
-  ReductionRecv recv = ReductionRecv::reduce;
-};
-// A round: groups of hops; a group shares one step (an exchange u<->v must, since both
-// send the value they held at the start of the round).
-struct Round {
-  std::vector<std::vector<Hop>> groups;
-  // When true, a hop out of u never lands in a later step than the hops into u placed
-  // before it (groups are given so that those come first): u must send the value it held
-  // at the start of the round (Hillis-Steele).
-  bool ordered = false;
-};
 
 // Steps for one round: every hop takes the first allowed path (in list order, or from a
 // random first path on when `shuffle_paths` is given)
@@ -226,6 +208,12 @@ void add_hops(std::vector<Hop>& group, const Problem& p, NodeId from, NodeId to,
   }
 }
 
+}  // namespace reduce_detail
+
+namespace {
+
+using namespace reduce_detail;
+
 // Recursive doubling (ALLREDUCE over a power-of-two participant set, senders ==
 // receivers): in round j every participant i exchanges its accumulator with participant
 // i XOR 2^j and adds what it gets; after round j each holds the sum over its aligned
@@ -261,7 +249,6 @@ std::optional<Schedule> recursive_doubling(const Problem& p, const PathSet& path
   return assemble_schedule(p, std::move(*transfers), "recursive-doubling", 0);
 }
 
-std::vector<int> grid_sides(const Topology& t, bool& wrap);  // below, with the grid designs
 
 // The cycle of a 2-D mesh (or torus) R x C with R even, ids row-major: along row 0, then
 // rows 1..R-1 in a snake over columns 1..C-1, and up column 0 back to the start; with R
@@ -436,6 +423,10 @@ std::optional<Schedule> chain_scan(const Problem& p, const PathSet& paths) {
 
 // ---- dimension-wise exchanges on tori and meshes ----------------------------------------
 
+}  // namespace
+
+namespace reduce_detail {
+
 // The sides of a torus:AxB[xC] or mesh:AxB[xC] whose nodes are all processors numbered
 // row-major as make_grid numbers them (topology/generators.cpp); empty otherwise. `wrap`
 // tells torus from mesh. The name is trusted for the numbering only: callers route over
@@ -455,6 +446,10 @@ std::vector<int> grid_sides(const Problem& p, bool& wrap) {
   if (static_cast<long long>(p.collective.senders.size()) != p.topology.node_count()) return {};
   return sides;
 }
+
+}  // namespace reduce_detail
+
+namespace {
 
 // Peer of coordinate c in step s of one dimension of side L (a power of two), both
 // involutions: recursive doubling pairs c with c XOR 2^s; Swing (De Sensi et al., "Swing:
@@ -669,6 +664,8 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
       add(dimension_wise(problem, paths, swing, overlap),
           std::string("dimension-wise ") + (swing ? "swing" : "recursive-doubling") +
               (overlap ? " (dimensions overlapped)" : " (dimensions in turn)"));
+  add_exchange_designs(problem, paths, out);
+  add_prefix_designs(problem, paths, out);
   add(ring(problem, paths), "ring");
   add(hillis_steele(problem, paths), "hillis-steele");
   add(chain_scan(problem, paths), "chain-scan");

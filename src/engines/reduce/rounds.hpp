@@ -1,0 +1,64 @@
+// The logical rounds the closed-form reduction designs are written in (reduction.cpp,
+// exchange.cpp, prefix.cpp) and their packing into contention-free steps. Private to the
+// reduce module.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ccsched/engines/engine.hpp"
+#include "ccsched/engines/reduction.hpp"
+#include "ccsched/routing/path_set.hpp"
+#include "ccsched/schedule/schedule.hpp"
+
+namespace ccsched::reduce_detail {
+
+// One logical point-to-point exchange of a closed-form design.
+struct Hop {
+  NodeId from = kNoNode;
+  NodeId to = kNoNode;
+  std::vector<int> blocks;
+  ReductionSend send = ReductionSend::acc;
+  ReductionRecv recv = ReductionRecv::reduce;
+};
+// A round: groups of hops; a group shares one step (an exchange u<->v must, since both
+// send the value they held at the start of the round).
+struct Round {
+  std::vector<std::vector<Hop>> groups;
+  // When true, a hop out of u never lands in a later step than the hops into u placed
+  // before it (groups are given so that those come first): u must send the value it held
+  // at the start of the round (Hillis-Steele).
+  bool ordered = false;
+};
+
+// The budget of the reduction_designs call running on this thread (nullptr: none); the
+// packing polls it.
+extern thread_local const Budget* t_budget;
+
+// Steps for the rounds, one after the other: each round packed first-fit into the fewest
+// contention-free steps found (a few random path preferences and group orders tried);
+// nullopt when a hop has no path or the budget expired.
+std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet& paths,
+                                                 const std::vector<Round>& rounds);
+
+// 0..blocks-1.
+std::vector<int> all_blocks(const Collective& c);
+
+// Hops carrying `blocks`: one hop with every block under combining, else one per block.
+void add_hops(std::vector<Hop>& group, const Problem& p, NodeId from, NodeId to,
+              const std::vector<int>& blocks, ReductionSend send, ReductionRecv recv);
+
+// The sides of a torus or mesh whose nodes are all processors numbered row-major (empty
+// otherwise); `wrap` tells torus from mesh. The Problem form also needs every processor
+// to take part in the collective.
+std::vector<int> grid_sides(const Topology& t, bool& wrap);
+std::vector<int> grid_sides(const Problem& p, bool& wrap);
+
+// The clustered exchange for ALLREDUCE (exchange.cpp) and the prefix networks for SCAN
+// (prefix.cpp): each design that applies, packed, appended to `out`.
+void add_exchange_designs(const Problem& p, const PathSet& paths,
+                          std::vector<ReductionCandidate>& out);
+void add_prefix_designs(const Problem& p, const PathSet& paths,
+                        std::vector<ReductionCandidate>& out);
+
+}  // namespace ccsched::reduce_detail
