@@ -285,10 +285,14 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
   const std::vector<int> sides = grid_sides(p, wrap);
   try {
     if (!sides.empty()) {
-      // Block sides: powers of two dividing the side, the same in every dimension or one
-      // dimension twice the others.
+      // Blocks with sides 2, 4 or 8 (one dimension may be twice the others), leaders
+      // staggered: unstaggered leaders share rows and their exchanges queue (torus:32x32
+      // one-port, blocks 4x4: 18 steps against 14), and a radix above 2 never fits a step
+      // on a grid under minimal routing (a leader's partners in one quadrant share its two
+      // channels towards it).
       const int dims = static_cast<int>(sides.size());
-      for (int side = 1; side <= 8; side *= 2)
+      const bool one_port = effective_ports(p) == 1;
+      for (int side = 2; side <= 8; side *= 2)
         for (int longer = -1; longer < dims; ++longer) {
           if (t_budget != nullptr && t_budget->expired()) return;
           std::vector<int> b(dims, side);
@@ -296,37 +300,29 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
           bool fits = true;
           int cells = 1;
           for (int d = 0; d < dims; ++d) {
-            fits = fits && sides[d] % b[d] == 0;
+            fits = fits && sides[d] % b[d] == 0 && b[d] <= 8;
             cells *= b[d];
           }
-          if (!fits || cells >= n || cells == 1) continue;
+          if (!fits || cells >= n) continue;
           std::string shape;
           for (int d = 0; d < dims; ++d) {
             if (d > 0) shape.push_back('x');
             shape.append(std::to_string(b[d]));
           }
-          const bool one_port = effective_ports(p) == 1;
-          for (const bool stagger : {false, true})
-            for (const int radix : {2, 4}) {
-              if (one_port && radix > 2) continue;
-              keep(clustered(p, paths, grid_blocks(sides, b, stagger, one_port), radix),
-                   "clustered exchange (blocks " + shape + (stagger ? ", staggered" : "") +
-                       ", radix " + std::to_string(radix) + ")");
-            }
+          keep(clustered(p, paths, grid_blocks(sides, b, true, one_port), 2),
+               "clustered exchange (blocks " + shape + ")");
         }
     }
-    // Any network: clusters of the nearest participants, sizes 1 (the plain k-port
-    // exchange among all) up to 32.
-    for (int size = 1; size <= 32 && size < n; size *= 2) {
+    // Any other network up to 256 participants: clusters of the nearest participants,
+    // sizes 2 to 32 (size 1 is recursive doubling, reduction.cpp). Above, finding the clusters' nearest
+    // members and packing the leaders' paths cost tens of seconds and a gigabyte on a
+    // hypercube:10 without beating the composition.
+    for (int size = 2; size <= 32 && size < n && n <= 256; size *= 2) {
       if (t_budget != nullptr && t_budget->expired()) return;
-      if (!sides.empty() && size > 1) break;  // the blocks above are the same, better placed
-      keep(clustered(p, paths, nearest_clusters(paths, c.senders, size), 1 << 20),
-           size == 1 ? std::string("k-port exchange")
-                     : "clustered exchange (" + std::to_string(size) + " nearest)");
+      if (!sides.empty()) break;  // the blocks above are the same clusters, better placed
+      keep(clustered(p, paths, nearest_clusters(paths, c.senders, size), 2),
+           "clustered exchange (" + std::to_string(size) + " nearest)");
     }
-    if (sides.empty() && n % 3 == 0)
-      keep(clustered(p, paths, nearest_clusters(paths, c.senders, 3), 1 << 20),
-           "clustered exchange (3 nearest)");
   } catch (const Unsupported&) {
   }
 }
