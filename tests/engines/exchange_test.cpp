@@ -1,0 +1,76 @@
+// The clustered exchange (ALLREDUCE) and the Brent-Kung prefix networks (SCAN) of the
+// reduction designs (engines/reduction.hpp; docs/ENGINES.md "Reductions"): every schedule
+// verifies on rings, tori, meshes, hypercubes, Kautz digraphs and fat trees, one-port and
+// all-port, and where the rounds are contention-free by construction the step count is the
+// round count.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <map>
+
+#include "../support/reduction_problems.hpp"
+#include "ccsched/engines/reduction.hpp"
+#include "ccsched/schedule/verify.hpp"
+
+namespace ccsched {
+namespace {
+
+using testing::make_reduction_problem;
+
+// Steps of the best design whose name starts with `prefix` (0: none applied).
+std::map<std::string, int> verified_designs(const std::string& net, CollectiveKind kind,
+                                            std::optional<int> ports) {
+  Problem p = make_reduction_problem(net, kind, ports);
+  const PathSet paths(p.topology, p.model);
+  std::map<std::string, int> out;
+  for (const auto& d : reduction_designs(p, paths)) {
+    const auto v = verify_schedule(d.schedule);
+    if (!v.empty())
+      ADD_FAILURE() << net << " " << to_string(kind) << " " << d.design << ": "
+                    << v.front().text;
+    out[d.design] = d.schedule.steps;
+  }
+  return out;
+}
+
+int best_of(const std::map<std::string, int>& designs, const std::string& prefix) {
+  int best = 0;
+  for (const auto& [name, steps] : designs)
+    if (name.rfind(prefix, 0) == 0 && (best == 0 || steps < best)) best = steps;
+  return best;
+}
+
+TEST(ExchangeDesigns, VerifyOnEveryFamily) {
+  const std::vector<std::string> nets = {"ring:8",      "ring:16",   "torus:4x4", "torus:8x8",
+                                         "mesh:4x8",    "mesh:8x8",  "hypercube:4",
+                                         "hypercube:5", "kautz:2,3", "fattree:16"};
+  int clustered = 0, prefix = 0;
+  for (const auto& net : nets)
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+      clustered += best_of(verified_designs(net, CollectiveKind::ALLREDUCE, ports),
+                           "clustered exchange") > 0;
+      prefix += best_of(verified_designs(net, CollectiveKind::SCAN, ports), "brent-kung") > 0;
+    }
+  EXPECT_GE(clustered, 14);  // every network but the ones whose leaders do not pair up
+  EXPECT_EQ(prefix, 20);     // Brent-Kung applies to every SCAN
+}
+
+TEST(ExchangeDesigns, ContentionFreeRoundsTakeOneStepEach) {
+  // Brent-Kung radix 2 over row-major ids: 2 log2 p - 1 rounds of disjoint straight
+  // segments, one step each under one port.
+  for (const std::string net : {"torus:8x8", "mesh:8x8", "ring:16"}) {
+    const int p = make_topology(net).processor_count();
+    const int rounds = 2 * std::countr_zero(static_cast<unsigned>(p)) - 1;
+    EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::SCAN, 1), "brent-kung"), rounds)
+        << net;
+  }
+  // Clustered exchange one-port on torus:16x16: blocks of 8 (binomial trees of 3 rounds
+  // on straight segments), 5 rounds of the 32 leaders' recursive doubling, 3 rounds back:
+  // 11 when every leaders' round fits a step (the composition needs 16, the dimension-wise
+  // designs 13).
+  const auto d = verified_designs("torus:16x16", CollectiveKind::ALLREDUCE, 1);
+  EXPECT_LE(best_of(d, "clustered exchange"), 11);
+}
+
+}  // namespace
+}  // namespace ccsched
