@@ -47,12 +47,19 @@ TEST(ExchangeDesigns, VerifyOnEveryFamily) {
   int clustered = 0, prefix = 0;
   for (const auto& net : nets)
     for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
-      clustered += best_of(verified_designs(net, CollectiveKind::ALLREDUCE, ports),
-                           "clustered exchange") > 0;
+      const int found = best_of(verified_designs(net, CollectiveKind::ALLREDUCE, ports),
+                                "clustered exchange");
+      clustered += found > 0;
+      // Under one port a cluster of c and m leaders need log2 p + log2 c rounds, under the
+      // composition's 2 log2 p: the design is packed on every network (all-port it is
+      // skipped where it cannot beat the composition, engines/reduce/exchange.cpp).
+      if (ports) {
+        EXPECT_GT(found, 0) << net;
+      }
       prefix += best_of(verified_designs(net, CollectiveKind::SCAN, ports), "brent-kung") > 0;
     }
-  EXPECT_GE(clustered, 14);  // every network but the ones whose leaders do not pair up
-  EXPECT_EQ(prefix, 20);     // Brent-Kung applies to every SCAN
+  EXPECT_GE(clustered, 10);
+  EXPECT_EQ(prefix, 20);  // Brent-Kung applies to every SCAN
 }
 
 TEST(ExchangeDesigns, ContentionFreeRoundsTakeOneStepEach) {

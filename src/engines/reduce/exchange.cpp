@@ -271,6 +271,24 @@ std::vector<Cluster> nearest_clusters(const PathSet& paths, const std::vector<No
   return out;
 }
 
+// ceil(log_b x) for x >= 1.
+int log_ceil(long long x, int b) {
+  int r = 0;
+  for (long long v = 1; v < x; v *= b) ++r;
+  return r;
+}
+
+// The rounds of a clustered exchange when every round fits one step: k-nomial trees over
+// clusters of `size` there and back, and log2 m leaders' rounds. At or above twice the
+// reduce-information bound, ceil(log_{k+1} p) (what the composition of a gather and a
+// broadcast needs at best), it is not worth packing: all-port on a grid every block size
+// gives 2 ceil(log_5 c) + log2(p / c) >= 10 on 1,024 processors, the composition's 10.
+bool worth_packing(const Problem& p, long long size, long long m) {
+  const int k = std::max(1, effective_ports(p));
+  const long long n = static_cast<long long>(p.collective.senders.size());
+  return 2 * log_ceil(size, k + 1) + log_ceil(m, 2) < 2 * log_ceil(n, k + 1);
+}
+
 }  // namespace
 
 void add_exchange_designs(const Problem& p, const PathSet& paths,
@@ -305,7 +323,7 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
             fits = fits && sides[d] % b[d] == 0 && b[d] <= 8;
             cells *= b[d];
           }
-          if (!fits || cells >= n) continue;
+          if (!fits || cells >= n || !worth_packing(p, cells, n / cells)) continue;
           std::string shape;
           for (int d = 0; d < dims; ++d) {
             if (d > 0) shape.push_back('x');
@@ -323,6 +341,7 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
     // composition's 10 all-port and 18 one-port).
     for (int m = 2; 2 * m <= n && sides.empty() && n <= 256; m *= 2) {
       if (t_budget != nullptr && t_budget->expired()) return;
+      if (!worth_packing(p, (n + m - 1) / m, m)) continue;
       keep(clustered(p, paths, nearest_clusters(paths, c.senders, m), 2),
            "clustered exchange (" + std::to_string(m) + " clusters of the nearest)");
     }
