@@ -30,6 +30,6 @@ struct PruneResult {
 // deleted and `complete` is false. A schedule that is not a reduction, or that does not
 // fit in memory (more than `max_words` words of accumulator values), is left as it is.
 PruneResult prune_reduction(Schedule& s, const Budget& budget = Budget(),
-                            std::int64_t work = 400'000'000, std::int64_t max_words = 8'000'000);
+                            std::int64_t work = 30'000'000, std::int64_t max_words = 8'000'000);
 
 }  // namespace ccsched

@@ -177,6 +177,7 @@ class Pruner {
   // Deletes transfer i if the schedule stays valid; see the file comment.
   bool try_delete(int i) {
     const Transfer& t = s_.transfers[i];
+    work_ -= 64;  // the fixed cost of a trial
     std::unordered_map<long long, std::vector<Word>> dirty;  // accumulators now different
     std::vector<std::pair<int, std::vector<Word>>> new_values, new_befores;
     deleted_[i] = 1;
@@ -205,6 +206,9 @@ class Pruner {
     for (int step = t.step + 1; step <= s_.steps && !dirty.empty(); ++step) {
       values.clear();
       std::unordered_set<long long> touched;
+      // Following the change costs about a word count per changed accumulator and step
+      // beside the receives themselves: counted too, so that the allowance bounds time.
+      work_ -= static_cast<std::int64_t>(dirty.size()) * (words_ + 8);
       for (const auto& [k, v] : dirty) {
         auto r = readers_[step].find(k);
         if (r != readers_[step].end())
