@@ -41,6 +41,11 @@ class ReductionSatEngine final : public Engine {
  public:
   static constexpr int kMaxProcessors = 36;
   static constexpr std::int64_t kMaxLiterals = 40'000'000;
+  // The first slice of conflicts at each step count, among acc-and-reduce schedules only
+  // (docs/ENGINES.md "Reductions: exact search").
+  static constexpr std::int64_t kNarrowConflicts = 10'000;
+  // Automorphisms tried as narrowed searches (schedules invariant under one of them).
+  static constexpr std::size_t kSymmetries = 2;
 
   explicit ReductionSatEngine(EngineOptions options);
   ~ReductionSatEngine() override;

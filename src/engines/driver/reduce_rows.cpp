@@ -81,58 +81,43 @@ bool exact_reduction_first_applies(const Search& s) {
 bool exact_reduction_last_applies(const Search& s) {
   return exact_applies(s) && !s.claims.optimal();
 }
-// Walks down from the best schedule's steps: a schedule found is kept, an infeasible T
-// proves T + 1 (or proves it within the encoding's restriction). With no schedule yet it
-// walks up from the bound, each infeasible answer raising it.
+// Walks up from the lower bound ("the right lower bound first", docs/ENGINES.md
+// "Reductions: exact search"): each infeasible T raises the bound to T + 1 (under the
+// model, or inside the encoding's restriction), and the first T with a schedule is the
+// optimum. Most of these problems meet their bound, where one satisfiable question
+// answers everything, and an infeasible question below the optimum is usually quick; a
+// walk down from the designs' schedule asked the larger, harder questions first. It stops
+// below the best schedule so far (which is then proven when every T below it is
+// infeasible), or 2p steps above the bound when there is none.
 namespace {
 Attempt exact_reduction(Search& s, const Budget& budget) {
   s.exact_ran = true;
   ReductionSatEngine engine(s.request.options);
   Attempt a;
   const int floor = std::max(1, s.claims.lower_bound());
-  auto proved = [&](int T) {
-    a.infeasible = T;
-    a.proof = "the exact reduction search proved " + plural(T, "step") + " infeasible";
-    a.bounds.push_back({"reduction-sat", T + 1,
-                        "the exact search over accumulator states proved " + plural(T, "step") +
-                            " infeasible",
-                        "ccsched (docs/ENGINES.md, Reductions: exact search)"});
-  };
-  if (!s.claims.best()) {
-    const int most = floor + 2 * s.problem.topology.processor_count();
-    for (int T = floor; T <= most && !budget.expired(); ++T) {
-      EngineResult r = engine.solve(s.problem, s.paths, T, budget);
-      a.seconds += r.seconds;
-      if (r.status == SolveStatus::feasible) {
-        a.schedules.push_back({std::move(*r.schedule), "reduction-sat"});
-        return a;
-      }
-      if (r.status != SolveStatus::infeasible || !r.complete) return a;
-      proved(T);
-    }
-    return a;
-  }
-  int T = s.claims.best_steps() - 1;
-  if (s.request.steps) T = std::min(T, *s.request.steps);
-  while (T >= floor && !budget.expired()) {
+  int last = s.claims.best() ? s.claims.best_steps() - 1
+                             : floor + 2 * s.problem.topology.processor_count();
+  if (s.request.steps) last = std::min(last, *s.request.steps);
+  for (int T = floor; T <= last && !budget.expired(); ++T) {
     EngineResult r = engine.solve(s.problem, s.paths, T, budget);
     a.seconds += r.seconds;
     if (r.status == SolveStatus::feasible) {
-      const int found = r.schedule->steps;
       a.schedules.push_back({std::move(*r.schedule), "reduction-sat"});
-      T = found - 1;
-      continue;
+      break;
     }
-    if (r.status == SolveStatus::infeasible && r.complete) {
-      proved(T);
-    } else if (r.status == SolveStatus::infeasible && !r.proof_within.empty()) {
-      a.infeasible = T;
-      a.within = r.proof_within;
-      a.proof = plural(T, "step") + " proven infeasible with " + r.proof_within +
-                " (the exact reduction search)";
-    }
-    break;
+    // Undecided (work or clock), or a truncated path set, which proves nothing.
+    if (r.status != SolveStatus::infeasible || (!r.complete && r.proof_within.empty())) break;
+    a.infeasible = T;
+    a.within = r.complete ? "" : r.proof_within;
+    a.proof = r.complete ? "the exact reduction search proved " + plural(T, "step") + " infeasible"
+                         : plural(T, "step") + " proven infeasible with " + r.proof_within +
+                               " (the exact reduction search)";
   }
+  if (a.infeasible && a.within.empty())
+    a.bounds.push_back({"reduction-sat", *a.infeasible + 1,
+                        "the exact search over accumulator states proved " +
+                            plural(*a.infeasible, "step") + " infeasible",
+                        "ccsched (docs/ENGINES.md, Reductions: exact search)"});
   return a;
 }
 
