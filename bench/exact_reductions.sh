@@ -4,8 +4,9 @@
 # and all-port, runs
 #   ccsched solve NET --cc KIND --ports K --json --time-limit T -o SCHEDULE
 # and the same for the network exported to JSON (topo export NET --format json), and
-# prints a Markdown table: steps, lower bound, proven, seconds and engine by name, and
-# whether the exported file got the same steps and claim. Every schedule is checked again
+# prints a Markdown table: steps, lower bound, proven, the CPU seconds (user + system) and
+# wall-clock seconds of the run, the engine, and whether the exported file got the same
+# steps and claim. Every schedule is checked again
 # with `ccsched verify`.
 # Usage: bash bench/exact_reductions.sh [BUILD_DIR] [TIME_LIMIT] [NETWORKS...]
 #   (defaults build/release, 30, the list below)
@@ -24,8 +25,8 @@ if [ ${#NETS[@]} -eq 0 ]; then
         fbtree:7 btree:8 fattree:8 kautz:2,2 debruijn:2,3 butterfly:4 butterfly:8 omega:8)
 fi
 
-echo "| network | p | collective | ports | steps | lower bound | proven | seconds | engine | exported file | verify |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| network | p | collective | ports | steps | lower bound | proven | CPU s | wall s | engine | exported file | verify |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for net in "${NETS[@]}"; do
   file="$TMP/net.json"
   "$BIN" topo export "$net" --format json -o "$file"
@@ -33,11 +34,9 @@ for net in "${NETS[@]}"; do
     for ports in all 1; do
       for which in spec file; do
         src=$net; [ "$which" = file ] && src=$file
-        start=$(date +%s.%N)
-        "$BIN" solve "$src" --cc "$kind" --ports "$ports" --json --time-limit "$LIMIT" \
+        /usr/bin/time -f "%U %S %e" -o "$TMP/$which.seconds" \
+          "$BIN" solve "$src" --cc "$kind" --ports "$ports" --json --time-limit "$LIMIT" \
           -o "$TMP/$which.schedule.json" > "$TMP/$which.json" 2> "$TMP/err" || true
-        end=$(date +%s.%N)
-        echo "$end - $start" | bc > "$TMP/$which.seconds"
         if "$BIN" verify "$TMP/$which.schedule.json" > /dev/null 2>&1; then
           echo ok > "$TMP/$which.verify"; else echo FAILED > "$TMP/$which.verify"; fi
       done
@@ -53,17 +52,20 @@ a, b = load("spec"), load("file")
 if a is None:
     print(f"| {net} | | {kind} | {ports} | failed: {open(f'{tmp}/err').read().strip()[:80]} |")
     sys.exit(0)
-sec = float(open(f"{tmp}/spec.seconds").read())
-fsec = float(open(f"{tmp}/file.seconds").read())
+def seconds(which):  # CPU (user + system) and wall-clock seconds of the whole run
+    user, system, wall = map(float, open(f"{tmp}/{which}.seconds").read().split()[-3:])
+    return user + system, wall
+sec, wall = seconds("spec")
+fsec, _ = seconds("file")
 ok = open(f"{tmp}/spec.verify").read().strip()
 fok = open(f"{tmp}/file.verify").read().strip()
 same = b is not None and (a["steps"], a["optimal"]) == (b["steps"], b["optimal"])
 other = "same" if same else (f"{b['steps']} {'proven' if b['optimal'] else 'not proven'}" if b else "failed")
-other += f", {fsec:.1f} s"
+other += f", {fsec:.1f} s CPU"
 if fok != "ok":
     other += ", verify FAILED"
 print(f"| {net} | {a['network']['processors']} | {kind} | {ports} | {a['steps']} | {a['lower_bound']} | "
-      f"{'yes' if a['optimal'] else 'no'} | {sec:.1f} | {a['engine']} | {other} | {ok} |")
+      f"{'yes' if a['optimal'] else 'no'} | {sec:.1f} | {wall:.1f} | {a['engine']} | {other} | {ok} |")
 PY
     done
   done
