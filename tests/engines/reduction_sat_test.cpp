@@ -32,15 +32,16 @@ Problem make_problem(const std::string& spec, CollectiveKind kind, std::optional
 
 // ---- the independent search ------------------------------------------------------------
 
-struct Candidate {  // one transfer the search may choose: ends, channels, kind
+struct Candidate {  // one transfer the search may choose: ends, channels, kind, block
   int from = 0, to = 0;  // processor positions
   std::vector<int> channels;
   bool send_input = false, copy = false;
+  int block = 0;
 };
 
 // Every transfer of one step between processors: all minimal paths (hop count = the BFS
 // distance, found here by depth-first search) under wormhole, single channels under
-// store-and-forward; each with the four kinds (input only from a sender).
+// store-and-forward; each with the four kinds (input only from a sender), for every block.
 std::vector<Candidate> candidates(const Problem& p, const std::vector<int>& sender_of) {
   const Topology& t = p.topology;
   const int n = t.node_count();
@@ -84,17 +85,19 @@ std::vector<Candidate> candidates(const Problem& p, const std::vector<int>& send
     walk(u);
     for (std::size_t j = 0; j < found.size(); ++j)
       for (bool input : {false, true})
-        for (bool copy : {false, true}) {
-          if (input && sender_of[u] < 0) continue;
-          out.push_back({pos[u], pos[ends[j]], found[j], input, copy});
-        }
+        for (bool copy : {false, true})
+          for (int b = 0; b < p.collective.blocks; ++b) {
+            if (input && sender_of[u] < 0) continue;
+            out.push_back({pos[u], pos[ends[j]], found[j], input, copy, b});
+          }
   }
   return out;
 }
 
 // Fewest steps to reach the targets, or -1 beyond `limit`. A state is one bit mask of
-// sender positions per processor; a step is any set of candidates with distinct channels,
-// at most k out of and into each processor, R2 as FORMATS.md words it.
+// sender positions per accumulator (processor, block); a step is any set of candidates
+// with distinct channels, at most k out of and into each processor, R2 as FORMATS.md
+// words it (per accumulator).
 int exact_steps(const Problem& p, int limit) {
   const Topology& t = p.topology;
   std::vector<NodeId> procs(t.processors().begin(), t.processors().end());
@@ -103,22 +106,30 @@ int exact_steps(const Problem& p, int limit) {
   for (int k = 0; k < P; ++k) pos[procs[k]] = k;
   const auto& senders = p.collective.senders;
   for (int i = 0; i < static_cast<int>(senders.size()); ++i) sender_of[senders[i]] = i;
+  const int B = p.collective.blocks;
+  auto slot = [B](int k, int b) { return k * B + b; };
   // The goal, read from the kind (not from reduction_targets): ALLREDUCE / REDUCE every
-  // receiver holds all senders; SCAN the j-th sender holds senders 0..j.
+  // receiver holds all senders in every block; REDUCESCATTER the j-th receiver in block
+  // j; SCAN the j-th sender holds senders 0..j.
   std::vector<std::pair<int, unsigned>> goal;
   const unsigned all = (1U << senders.size()) - 1;
   if (p.collective.kind == CollectiveKind::SCAN) {
     for (int j = 0; j < static_cast<int>(senders.size()); ++j)
-      goal.push_back({pos[senders[j]], (2U << j) - 1});
+      for (int b = 0; b < B; ++b) goal.push_back({slot(pos[senders[j]], b), (2U << j) - 1});
+  } else if (p.collective.kind == CollectiveKind::REDUCESCATTER) {
+    for (int j = 0; j < static_cast<int>(p.collective.receivers.size()); ++j)
+      goal.push_back({slot(pos[p.collective.receivers[j]], j), all});
   } else {
-    for (NodeId r : p.collective.receivers) goal.push_back({pos[r], all});
+    for (NodeId r : p.collective.receivers)
+      for (int b = 0; b < B; ++b) goal.push_back({slot(pos[r], b), all});
   }
   const auto cands = candidates(p, sender_of);
   const int ports = p.model.ports.value_or(1 << 20);
   using State = std::vector<unsigned>;
-  State start(P, 0);
+  State start(P * B, 0);
   for (int k = 0; k < P; ++k)
-    if (sender_of[procs[k]] >= 0) start[k] = 1U << sender_of[procs[k]];
+    for (int b = 0; b < B; ++b)
+      if (sender_of[procs[k]] >= 0) start[slot(k, b)] = 1U << sender_of[procs[k]];
   auto done = [&](const State& s) {
     return std::all_of(goal.begin(), goal.end(), [&](auto g) { return s[g.first] == g.second; });
   };
@@ -129,9 +140,9 @@ int exact_steps(const Problem& p, int limit) {
     std::set<State> next;
     for (const State& s : frontier) {
       std::vector<char> used(t.channel_count(), 0);
-      std::vector<int> outs(P, 0), ins(P, 0);
-      std::vector<char> copied(P, 0);
-      std::vector<unsigned> added(P, 0), copy_value(P, 0);
+      std::vector<int> outs(P, 0), ins(P, 0), into(P * B, 0);
+      std::vector<char> copied(P * B, 0);
+      std::vector<unsigned> added(P * B, 0), copy_value(P * B, 0);
       // Candidates that can change the outcome in state s: an acc send needs a non-empty
       // accumulator; an input that equals the accumulator ({u}) does what the acc send
       // does; a reduce must be disjoint from acc[v]; a copy into an empty accumulator does
@@ -139,49 +150,53 @@ int exact_steps(const Problem& p, int limit) {
       std::vector<const Candidate*> useful;
       for (const Candidate& c : cands) {
         const unsigned own = 1U << std::max(0, sender_of[procs[c.from]]);
-        const unsigned value = c.send_input ? own : s[c.from];
-        if (value == 0 || (c.send_input && s[c.from] == own)) continue;
-        if (c.copy ? s[c.to] == 0 : (value & s[c.to]) != 0) continue;
+        const unsigned held = s[slot(c.from, c.block)], there = s[slot(c.to, c.block)];
+        const unsigned value = c.send_input ? own : held;
+        if (value == 0 || (c.send_input && held == own)) continue;
+        if (c.copy ? there == 0 : (value & there) != 0) continue;
         useful.push_back(&c);
       }
       std::function<void(std::size_t)> choose = [&](std::size_t j) {
         if (reached) return;  // the next level holds a goal state: step + 1 is the answer
         if (j == useful.size()) {
-          State ns(P);
-          for (int k = 0; k < P; ++k) ns[k] = copied[k] ? copy_value[k] : (s[k] | added[k]);
+          State ns(P * B);
+          for (int a = 0; a < P * B; ++a) ns[a] = copied[a] ? copy_value[a] : (s[a] | added[a]);
           if (seen.insert(ns).second) next.insert(ns);
           reached = reached || done(ns);
           return;
         }
         choose(j + 1);  // without candidate j
         const Candidate& c = *useful[j];
+        const int to = slot(c.to, c.block);
         const unsigned value =
-            c.send_input ? 1U << sender_of[procs[c.from]] : s[c.from];
-        if (value == 0 || outs[c.from] >= ports || ins[c.to] >= ports || copied[c.to]) return;
+            c.send_input ? 1U << sender_of[procs[c.from]] : s[slot(c.from, c.block)];
+        if (value == 0 || outs[c.from] >= ports || ins[c.to] >= ports || copied[to]) return;
         for (int ch : c.channels)
           if (used[ch]) return;
         if (c.copy) {
-          if (ins[c.to] > 0) return;  // a copy must be the only transfer into acc[v]
-        } else if ((value & (s[c.to] | added[c.to])) != 0) {
+          if (into[to] > 0) return;  // a copy must be the only transfer into acc[v][b]
+        } else if ((value & (s[to] | added[to])) != 0) {
           return;  // R2: the value would count an input twice
         }
         for (int ch : c.channels) used[ch] = 1;
         ++outs[c.from];
         ++ins[c.to];
+        ++into[to];
         if (c.copy) {
-          copied[c.to] = 1;
-          copy_value[c.to] = value;
+          copied[to] = 1;
+          copy_value[to] = value;
         } else {
-          added[c.to] |= value;
+          added[to] |= value;
         }
         choose(j + 1);
         for (int ch : c.channels) used[ch] = 0;
         --outs[c.from];
         --ins[c.to];
+        --into[to];
         if (c.copy) {
-          copied[c.to] = 0;
+          copied[to] = 0;
         } else {
-          added[c.to] &= ~value;
+          added[to] &= ~value;
         }
       };
       choose(0);
@@ -240,7 +255,9 @@ std::set<int> cross_check(const std::vector<OracleCase>& cases) {
     EXPECT_GT(exact, 0) << what;
     if (exact <= 0) continue;
     std::string trace;
-    EXPECT_EQ(sat_optimum(p, exact + 1, trace), exact) << what << trace;
+    if (p.collective.blocks == 1) {
+      EXPECT_EQ(sat_optimum(p, exact + 1, trace), exact) << what << trace;
+    }
     SolveRequest request;
     request.time_limit = 60.0;
     const SolveOutcome out = solve_problem(p, request);
@@ -265,6 +282,16 @@ TEST(ReductionSat, ProvenOptimaMatchTheStateSearchOnTinyNetworks) {
   cases.push_back({"ring:4", CollectiveKind::ALLREDUCE, 1, Switching::store_and_forward});
   // The cases differ: 1, 2 and 3 steps occur.
   EXPECT_EQ(cross_check(cases), (std::set<int>{1, 2, 3}));
+}
+
+// REDUCESCATTER (one block per receiver), decided by the driver through the reversed
+// all-to-all broadcast, against the state search with its blocks.
+TEST(ReductionSat, ReduceScatterOptimaMatchTheStateSearch) {
+  std::vector<OracleCase> cases;
+  for (const std::string net : {"ring:3", "uring:3", "fbtree:3", "complete:3"})
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()})
+      cases.push_back({net, CollectiveKind::REDUCESCATTER, ports});
+  EXPECT_GE(cross_check(cases).size(), 2U);
 }
 
 // Networks with switches (routes through routers; the MINs are directed) and paths.
