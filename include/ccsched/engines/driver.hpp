@@ -50,6 +50,7 @@ struct DriverParams {
   double greedy_time_share = 0.3;   // greedy racing a design
   double last_resort_share = 0.05;  // greedy past the limit when nothing answered in it
   double window_time_share = 0.3;   // the window search on a scatter
+  double exact_reduction_time_share = 0.6;  // the exact reduction search before the duals
   // Sizes.
   std::size_t relay_shop_messages = 30000;  // from here the relay shop answers scatters alone
   std::size_t symmetric_messages = 50000;   // past this the symmetry search is skipped

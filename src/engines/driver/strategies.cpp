@@ -28,7 +28,7 @@ constexpr Strategy kStrategies[] = {
     {"reduction designs", kNothing, kOnce, false, reduce_designs_apply, reduce_designs_row,
      nullptr, nullptr},
     {"reduction-sat", Proves::under_model, kOnce, false, exact_reduction_first_applies,
-     exact_reduction_row, nullptr, &P::reduction_conflicts},
+     exact_reduction_row, &P::exact_reduction_time_share, &P::reduction_conflicts},
     {"reduce-dual bound", Proves::under_model, kOnce, false, scan_dual_bound_applies,
      scan_dual_bound_row, nullptr, nullptr},
     {"reduce-dual", Proves::under_model, kOnce, false, reduce_dual_applies, reduce_dual_row,
