@@ -11,7 +11,10 @@
 // The encoding is complete for the model (every processor may relay; every allowed path;
 // send input or acc, receive reduce or copy) when the collective has one block, the path
 // lists are not truncated and routing is minimal; otherwise `complete` is false and
-// `proof_within` names the restriction. Only small networks: solve() answers "unknown"
+// `proof_within` names the restriction. Narrowed searches (acc-and-reduce schedules, no
+// `input` sends, schedules invariant under an automorphism) take turns with the whole
+// model in slices of conflicts: they find most schedules far sooner, and only the whole
+// model's "no" is a proof. Only small networks: solve() answers "unknown"
 // with a note, without building anything, above reduction_sat_limits().
 #pragma once
 

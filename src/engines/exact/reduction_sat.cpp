@@ -39,10 +39,10 @@
 
 #include <algorithm>
 #include <cadical.hpp>
+#include <chrono>
 #include <map>
 #include <set>
 #include <tuple>
-#include <chrono>
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/topology/automorphisms.hpp"
