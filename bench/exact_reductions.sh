@@ -8,14 +8,17 @@
 # wall-clock seconds of the run, the engine, and whether the exported file got the same
 # steps and claim. Every schedule is checked again
 # with `ccsched verify`.
-# Usage: bash bench/exact_reductions.sh [BUILD_DIR] [TIME_LIMIT] [NETWORKS...]
-#   (defaults build/release, 30, the list below)
+# Usage: bash bench/exact_reductions.sh [BUILD_DIR] [TIME_LIMIT|none] [NETWORKS...]
+#   (defaults build/release, 30, the list below; `none` runs without --time-limit, where
+#   only the work allowances stop the searches, docs/ARCHITECTURE.md "Budgets")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/release}
 LIMIT=${2:-30}
 shift $(( $# > 2 ? 2 : $# ))
 BIN="${CCSCHED_BIN:-$BUILD/ccsched}"
+CAP=(--time-limit "$LIMIT")
+[ "$LIMIT" = none ] && CAP=()
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 NETS=("$@")
@@ -35,7 +38,7 @@ for net in "${NETS[@]}"; do
       for which in spec file; do
         src=$net; [ "$which" = file ] && src=$file
         /usr/bin/time -f "%U %S %e" -o "$TMP/$which.seconds" \
-          "$BIN" solve "$src" --cc "$kind" --ports "$ports" --json --time-limit "$LIMIT" \
+          "$BIN" solve "$src" --cc "$kind" --ports "$ports" --json "${CAP[@]}" \
           -o "$TMP/$which.schedule.json" > "$TMP/$which.json" 2> "$TMP/err" || true
         if "$BIN" verify "$TMP/$which.schedule.json" > /dev/null 2>&1; then
           echo ok > "$TMP/$which.verify"; else echo FAILED > "$TMP/$which.verify"; fi
