@@ -299,15 +299,23 @@ TEST(LatticeBroadcast, FiveFoldGrowthOnTwoDimensionalTori) {
       EXPECT_EQ(again->transfers.size(), s->transfers.size());
     }
   }
-  // Not a 2-D torus, or fewer than four ports: no lattice, and with no attempts nothing.
-  for (const std::string spec : {"mesh:5x5", "torus:3x3x3"}) {
+  // Not a 2-D torus, or fewer than four ports: no lattice; with no attempts the grid's
+  // halving alone answers (one transfer in and out per processor and step: valid under
+  // any ports), ⌈log2 side⌉ steps per dimension.
+  for (const std::string spec : {"mesh:4x4", "torus:2x2x4"}) {
     Problem p = make_problem(spec, CollectiveKind::OAB);
     p.model.ports.reset();
-    EXPECT_FALSE(region_broadcast(p, PathSet(p.topology, p.model), 1, Budget(30.0), 0));
+    const auto s = region_broadcast(p, PathSet(p.topology, p.model), 1, Budget(30.0), 0);
+    ASSERT_TRUE(s.has_value()) << spec;
+    EXPECT_TRUE(verify_schedule(*s).empty()) << spec;
+    EXPECT_EQ(s->steps, 4) << spec;
   }
-  Problem two = make_problem("torus:25x25", CollectiveKind::OAB);
+  Problem two = make_problem("torus:16x16", CollectiveKind::OAB);
   two.model.ports = 2;
-  EXPECT_FALSE(region_broadcast(two, PathSet(two.topology, two.model), 1, Budget(30.0), 0));
+  const auto halved = region_broadcast(two, PathSet(two.topology, two.model), 1, Budget(30.0), 0);
+  ASSERT_TRUE(halved.has_value());
+  EXPECT_TRUE(verify_schedule(*halved).empty());
+  EXPECT_EQ(halved->steps, 8);
 }
 
 }  // namespace

@@ -504,10 +504,13 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
     return std::nullopt;
   std::optional<std::vector<Transfer>> kept;
   int kept_steps = std::numeric_limits<int>::max();
-  // One port on a grid: halving, at the informed-set bound when the sides are powers of two.
+  // On a grid: halving, at the informed-set bound under one port when the sides are powers
+  // of two; with more ports (valid too: one transfer in and out per processor and step) a
+  // schedule at once, which the attempts below must beat (docs/BENCHMARKS.md, "Beyond
+  // 1,024": mesh:128x128 had none within the designs' share of the time).
   const bool all_targets =
       c.messages.front().targets.size() + 1 == static_cast<std::size_t>(problem.topology.processor_count());
-  if (problem.model.ports == 1 && all_targets)
+  if (all_targets)
     if (const auto g = grid_of(problem.topology)) {
       kept = halving(problem, *g);
       kept_steps = 0;
