@@ -178,6 +178,41 @@ std::vector<Transfer> halving(const Problem& problem, const Grid& g) {
   return transfers;
 }
 
+// One transfer per holder and step on a generated fat tree (one link per processor, so one
+// port in effect): in step s every holder h sends to h XOR 2^(n-s) (processor ids, n the
+// levels), each on a free shortest path of its step: the binomial tree, log2 p steps, the
+// informed-set bound; a pair that finds no free path is left to the region steps after.
+std::optional<std::vector<Transfer>> binomial_fattree(const Problem& problem,
+                                                      const PathSet& paths,
+                                                      const Budget& budget) {
+  const Topology& t = problem.topology;
+  if (!t.name().starts_with("fattree:") || !is_generated(t)) return std::nullopt;
+  const Message& message = problem.collective.messages.front();
+  const int p = t.processor_count();
+  StepChannels channels(problem, paths);
+  std::vector<Transfer> transfers;
+  std::vector<char> informed(t.node_count(), 0);
+  std::vector<NodeId> holders{message.origin};
+  informed[message.origin] = 1;
+  Step s = 0;
+  for (int bit = p / 2; bit >= 1; bit /= 2) {
+    if (budget.expired()) return std::nullopt;
+    ++s;
+    channels.clear();
+    const std::size_t before = holders.size();
+    for (std::size_t i = 0; i < before; ++i) {
+      const NodeId v = holders[i] ^ bit;
+      if (informed[v]) continue;
+      auto path = channels.take(holders[i], v);
+      if (!path) continue;
+      transfers.push_back({s, std::move(*path), {message.id}});
+      informed[v] = 1;
+      holders.push_back(v);
+    }
+  }
+  return transfers;
+}
+
 // Hops from the nearest holder to every node and which holder that is (the lowest index
 // among the nearest): a breadth-first search from all holders, layer by layer, each node
 // taking the lowest owner among its predecessors in the layer before (the nearest holders
@@ -516,6 +551,15 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
       kept_steps = 0;
       for (const auto& tr : *kept) kept_steps = std::max(kept_steps, static_cast<int>(tr.step));
     }
+  // A fat tree: the binomial tree, completed by one region attempt where a path was taken.
+  if (all_targets)
+    if (auto binomial = binomial_fattree(problem, paths, budget))
+      if (auto done = one_attempt(problem, paths, seed, budget, kept_steps - 1,
+                                  std::move(*binomial))) {
+        int steps = 0;
+        for (const auto& tr : *done) steps = std::max(steps, static_cast<int>(tr.step));
+        kept = std::move(done), kept_steps = steps;
+      }
   // Four ports or more on a 2-D torus: the lattice broadcast, five-fold growth per step.
   if (all_targets && effective_ports(problem) >= 4)
     if (const auto g = grid_of(problem.topology))
@@ -526,6 +570,16 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
           for (const auto& tr : *done) steps = std::max(steps, static_cast<int>(tr.step));
           kept = std::move(done), kept_steps = steps;
         }
+  // No attempt can beat the informed-set bound (holders grow at most (k+1)-fold a step, k
+  // the ports a processor can use: seed 000 §3), so a design there is kept at once.
+  int fanout = 0;
+  for (const NodeId v : problem.topology.processors())
+    fanout = std::max(fanout, std::min(effective_ports(problem),
+                                       static_cast<int>(problem.topology.out_channels(v).size())));
+  int informed_bound = 0;
+  for (long long reach = 1; reach < problem.topology.processor_count(); reach *= fanout + 1)
+    ++informed_bound;
+  if (fanout == 0 || kept_steps <= informed_bound) attempts = 0;
   for (int a = 0; a < attempts && !budget.expired(); ++a) {
     auto transfers = one_attempt(problem, paths, seed + a, budget, kept_steps - 1);
     if (!transfers) continue;
