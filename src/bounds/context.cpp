@@ -113,13 +113,33 @@ const std::vector<int>& BoundContext::walk_dist_from(NodeId origin) const {
   return dist;
 }
 
+// A breadth-first search backwards from `target` that stops at the first other processor:
+// it visits only the nodes nearer than that one, so a broadcast's targets cost O(p) in all
+// and no table per target is kept (docs/ENGINES.md, "Beyond 1,024").
 int BoundContext::nearest_sender_dist(NodeId target) const {
   if (nearest_.empty()) nearest_.assign(n_, -1);
   if (nearest_[target] >= 0) return nearest_[target];
-  const auto& dist = transfer_dist_to(target);
+  const auto& t = topology();
+  if (seen_.empty()) seen_.assign(n_, kInf);
+  std::vector<NodeId> queue{target};
+  seen_[target] = 0;
   int best = kInf;
-  for (const NodeId u : topology().processors())
-    if (u != target) best = std::min(best, dist[u]);
+  for (std::size_t head = 0; head < queue.size() && best == kInf; ++head) {
+    const NodeId y = queue[head];
+    if (y != target && !transfer_interior(y)) continue;
+    for (const ChannelId c : t.in_channels(y)) {
+      if (!transfer_channel(c)) continue;
+      const NodeId x = t.channel(c).from;
+      if (seen_[x] != kInf) continue;
+      seen_[x] = seen_[y] + 1;
+      queue.push_back(x);
+      if (t.is_processor(x)) {
+        best = seen_[x];
+        break;
+      }
+    }
+  }
+  for (const NodeId v : queue) seen_[v] = kInf;
   nearest_[target] = best;
   return best;
 }

@@ -97,6 +97,7 @@ class BoundContext {
   std::vector<Demand> demands_;
   mutable std::vector<std::vector<int>> transfer_dist_, walk_dist_;
   mutable std::vector<int> nearest_;
+  mutable std::vector<int> seen_;  // nearest_sender_dist's scratch: kInf, or hops to the target
 };
 
 // Bounds by family; each appends what applies to the problem.

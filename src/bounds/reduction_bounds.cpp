@@ -68,6 +68,31 @@ bool cut_allows(long long T, long long a, long long b, long long c, long long ki
   return last > 0 && entered >= b;
 }
 
+// True when every processor reaches every other along channels (any node may pass a
+// wormhole path on, FORMATS.md rule 1).
+bool processors_strongly_connected(const Topology& t) {
+  const auto procs = t.processors();
+  if (procs.empty()) return true;
+  for (const bool forward : {true, false}) {
+    std::vector<char> seen(t.node_count(), 0);
+    std::vector<NodeId> queue{procs.front()};
+    seen[procs.front()] = 1;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const NodeId u = queue[head];
+      for (const ChannelId ch : forward ? t.out_channels(u) : t.in_channels(u)) {
+        const NodeId v = forward ? t.channel(ch).to : t.channel(ch).from;
+        if (!seen[v]) {
+          seen[v] = 1;
+          queue.push_back(v);
+        }
+      }
+    }
+    for (const NodeId v : procs)
+      if (!seen[v]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths) {
@@ -75,12 +100,14 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
   const Topology& t = problem.topology;
   BoundReport report;
   const long long p = static_cast<long long>(c.senders.size());
-  // Which sender must reach which node: (sender, target) pairs of R3.
-  std::vector<std::pair<NodeId, NodeId>> pairs;
-  for (const auto& target : reduction_targets(c))
-    if (target.block == 0 || c.kind == CollectiveKind::REDUCESCATTER)
-      for (int i : target.senders)
-        if (c.senders[i] != target.node) pairs.push_back({c.senders[i], target.node});
+  // Which sender must reach which node: (sender, target) pairs of R3, visited one by one
+  // (an ALLREDUCE has p² of them: never held as a list).
+  auto for_each_pair = [&](auto&& visit) {
+    for (const ReductionPrefix& goal : reduction_prefixes(c))
+      if (goal.block == 0 || c.kind == CollectiveKind::REDUCESCATTER)
+        for (int i = 0; i < goal.inputs; ++i)
+          if (c.senders[i] != goal.node) visit(c.senders[i], goal.node);
+  };
 
   // reduce-information: M(t), the largest accumulator after step t, obeys
   // M(t) <= (K+1) M(t-1), M(0) = 1; some accumulator must reach p senders.
@@ -103,10 +130,10 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
   // start processors, each prefix and its complement taken as X; for kinds whose targets
   // all need every sender (REDUCE, ALLREDUCE), block 0. The channel count into X is kept
   // up to date as nodes join.
-  const auto targets = reduction_targets(c);
+  const auto targets = reduction_prefixes(c);
   const bool all_need_all =
       !targets.empty() && std::all_of(targets.begin(), targets.end(), [&](const auto& tg) {
-        return static_cast<long long>(tg.senders.size()) == p;
+        return static_cast<long long>(tg.inputs) == p;
       });
   if (all_need_all && p >= 2 && k > 0) {
     const int n = t.node_count();
@@ -197,25 +224,29 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
   int far = 0;
   NodeId far_from = kNoNode, far_to = kNoNode;
   const bool sf = problem.model.switching == Switching::store_and_forward;
-  std::vector<std::vector<int>> dist(t.node_count());
-  for (const auto& [s, r] : pairs) {
-    int d;
-    if (sf) {
-      if (dist[s].empty()) dist[s] = sf_distances_from(t, s);
-      d = dist[s][r];
-    } else {
-      d = paths.distance(s, r);
-    }
-    if (d == kUnreachable)
-      throw Unsupported(fmt::format("{} cannot reach {}: its input can never be added there",
-                                    t.display_name(s), t.display_name(r)),
-                        "bounds");
-    if (!sf) d = 1;
-    if (d > far) {
-      far = d;
-      far_from = s;
-      far_to = r;
-    }
+  // Under wormhole only reachability counts: when every processor reaches every other
+  // (one search forwards and one backwards), no pair need be looked at.
+  if (sf || !processors_strongly_connected(t)) {
+    std::vector<std::vector<int>> dist(t.node_count());
+    for_each_pair([&](NodeId s, NodeId r) {
+      int d;
+      if (sf) {
+        if (dist[s].empty()) dist[s] = sf_distances_from(t, s);
+        d = dist[s][r];
+      } else {
+        d = paths.distance(s, r);
+      }
+      if (d == kUnreachable)
+        throw Unsupported(fmt::format("{} cannot reach {}: its input can never be added there",
+                                      t.display_name(s), t.display_name(r)),
+                          "bounds");
+      if (!sf) d = 1;
+      if (d > far) {
+        far = d;
+        far_from = s;
+        far_to = r;
+      }
+    });
   }
   if (sf && far > 0)
     report.bounds.push_back(

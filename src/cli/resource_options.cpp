@@ -16,6 +16,7 @@
 #include "ccsched/engines/mboa.hpp"
 #include "ccsched/engines/resources.hpp"
 #include "ccsched/engines/umda.hpp"
+#include "ccsched/topology/family_metric.hpp"
 
 namespace ccsched::cli {
 
@@ -102,14 +103,42 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
   refuse_oversized_reduction(problem);
   request.options.max_memory = limit;
   const double processors = problem.topology.processor_count();
+  // Under minimal wormhole routing the automatic and greedy engines find paths lazily
+  // (PathSet::first_free_path) and the SAT engine estimates each encoding before building
+  // it, so a network too large for any path list is still answered (docs/BENCHMARKS.md,
+  // "Scale" and "Beyond 1,024"); the other engines list paths and are refused below.
+  const bool lazy = problem.model.switching == Switching::wormhole &&
+                    problem.model.routing == Routing::minimal &&
+                    (request.engine == "auto" || request.engine == "greedy");
   // The census itself: a count and a distance per ordered processor pair.
   const double census_bytes = 12.0 * processors * processors;
-  if (census_bytes > 0.25 * limit)
-    throw Unsupported("a network of " + std::to_string(problem.topology.processor_count()) +
-                          " processors is too large to plan a search within --max-memory " +
-                          format_bytes(limit) + " (the pair table alone needs " +
-                          format_bytes(census_bytes) + "); raise --max-memory",
-                      "--max-memory");
+  if (census_bytes > 0.25 * limit) {
+    if (!lazy)
+      throw Unsupported("a network of " + std::to_string(problem.topology.processor_count()) +
+                            " processors is too large to plan a search with --engine " +
+                            request.engine + " within --max-memory " + format_bytes(limit) +
+                            " (its pair table alone needs " + format_bytes(census_bytes) +
+                            "); use --engine auto or greedy with minimal wormhole routing, or "
+                            "raise --max-memory",
+                        "--max-memory");
+    // What the lazy strategy builds instead (docs/RELIABILITY.md, "Resource limits").
+    const auto need = estimate_lazy(problem);
+    if (need.bytes > limit)
+      throw Unsupported(fmt::format("a schedule of {:.0f} deliveries on {} processors would need "
+                                    "about {}, more than --max-memory {}; use a smaller network "
+                                    "or raise --max-memory",
+                                    need.pairs, problem.topology.processor_count(),
+                                    format_bytes(need.bytes), format_bytes(limit)),
+                        "--max-memory");
+    // Paths are found one at a time and never listed; with the closed form they cost no
+    // table either, so the search may pass over more of them (kLazyPathsClosedForm) where it
+    // needs a free one. Without it, the first path of each pair only.
+    constexpr std::size_t kLazyPathsClosedForm = 64;
+    request.path_limits.max_paths_per_pair =
+        FamilyMetric::of(problem.topology) ? kLazyPathsClosedForm : 1;
+    request.path_limits.truncate = true;
+    return;
+  }
   const PathCensus census(problem.topology, problem.model);
 
   // Path lists: all of them when they fit in a quarter of the limit (and PathSet's
@@ -125,13 +154,6 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
         cap = c;
         break;
       }
-    // Under minimal wormhole routing the automatic and greedy engines find paths lazily
-    // (PathSet::first_free_path) and the SAT engine estimates each encoding before
-    // building it, so a network too large for any path list is still answered (docs/BENCHMARKS.md, "Scale":
-    // torus:64x64 OAB); the other engines list paths and are refused here.
-    const bool lazy = problem.model.switching == Switching::wormhole &&
-                      problem.model.routing == Routing::minimal &&
-                      (request.engine == "auto" || request.engine == "greedy");
     if (cap == 0.0 && lazy) cap = 1.0;
     if (cap == 0.0)
       throw Unsupported(memory_refusal("even one path per processor pair (path lists may take a quarter of --max-memory)",

@@ -339,29 +339,36 @@ bool is_reduction(CollectiveKind kind) {
 
 bool is_reduction(const Collective& c) { return is_reduction(c.kind); }
 
-std::vector<ReductionTarget> reduction_targets(const Collective& c) {
-  std::vector<ReductionTarget> out;
+std::vector<ReductionPrefix> reduction_prefixes(const Collective& c) {
+  std::vector<ReductionPrefix> out;
   if (!is_reduction(c)) return out;
   const int senders = static_cast<int>(c.senders.size());
-  std::vector<int> everyone(senders);
-  for (int i = 0; i < senders; ++i) everyone[i] = i;
   switch (c.kind) {
     case CollectiveKind::REDUCE:
     case CollectiveKind::ALLREDUCE:
       for (const NodeId r : c.receivers)
-        for (int b = 0; b < c.blocks; ++b) out.push_back({r, b, everyone});
+        for (int b = 0; b < c.blocks; ++b) out.push_back({r, b, senders});
       break;
     case CollectiveKind::REDUCESCATTER:
       for (int j = 0; j < static_cast<int>(c.receivers.size()) && j < c.blocks; ++j)
-        out.push_back({c.receivers[j], j, everyone});
+        out.push_back({c.receivers[j], j, senders});
       break;
     case CollectiveKind::SCAN:
       for (int j = 0; j < senders; ++j)
-        for (int b = 0; b < c.blocks; ++b)
-          out.push_back({c.senders[j], b, {everyone.begin(), everyone.begin() + j + 1}});
+        for (int b = 0; b < c.blocks; ++b) out.push_back({c.senders[j], b, j + 1});
       break;
     default:
       break;
+  }
+  return out;
+}
+
+std::vector<ReductionTarget> reduction_targets(const Collective& c) {
+  std::vector<ReductionTarget> out;
+  for (const ReductionPrefix& g : reduction_prefixes(c)) {
+    ReductionTarget t{g.node, g.block, std::vector<int>(g.inputs)};
+    for (int i = 0; i < g.inputs; ++i) t.senders[i] = i;
+    out.push_back(std::move(t));
   }
   return out;
 }

@@ -121,13 +121,22 @@ std::vector<int> distances_to(const Topology& t, NodeId target) {
 }  // namespace
 
 PathSet::PathSet(const Topology& t, const Model& model, PathLimits limits)
-    : topology_(&t), model_(model), limits_(limits), dist_(t.node_count()) {
+    : topology_(&t),
+      model_(model),
+      limits_(limits),
+      metric_(FamilyMetric::of(t)),
+      dist_(t.node_count()) {
   // dist_[to][x]: hops from x to `to`; filled lazily per target in paths()/distance().
 }
 
-int PathSet::distance(NodeId from, NodeId to) const {
+const std::vector<int>& PathSet::dist_to(NodeId to) const {
   if (dist_[to].empty()) dist_[to] = distances_to(*topology_, to);
-  return dist_[to][from];
+  return dist_[to];
+}
+
+int PathSet::distance(NodeId from, NodeId to) const {
+  if (metric_ && metric_->answers_for(to)) return metric_->distance(from, to);
+  return dist_to(to)[from];
 }
 
 const std::vector<Path>& PathSet::paths(NodeId from, NodeId to) const {
@@ -146,7 +155,7 @@ std::vector<Path> PathSet::list(NodeId from, NodeId to) const {
       if (const auto c = topology_->find_channel(from, to)) found.push_back({{from, to}, {*c}});
     } else {
       const int budget = model_.routing == Routing::minimal ? d : d + model_.extra_hops;
-      PathEnumerator enumerator(*topology_, to, dist_[to], limits_, found);
+      PathEnumerator enumerator(*topology_, to, dist_to(to), limits_, found);
       if (!enumerator.run(from, budget)) truncated_ = true;
       if (enumerator.timed_out()) deadline_reached_ = true;
     }
@@ -166,8 +175,7 @@ const std::vector<double>& PathSet::ways_to(NodeId to) const {
   if (ways_.empty()) ways_.resize(topology_->node_count());
   auto& ways = ways_[to];
   if (!ways.empty()) return ways;
-  if (dist_[to].empty()) dist_[to] = distances_to(*topology_, to);
-  const auto& dist = dist_[to];
+  const auto& dist = dist_to(to);
   const Topology& t = *topology_;
   std::vector<NodeId> order;
   for (NodeId v = 0; v < t.node_count(); ++v)
@@ -190,6 +198,7 @@ const std::vector<double>& PathSet::ways_to(NodeId to) const {
 
 double PathSet::path_count(NodeId from, NodeId to) const {
   if (from == to || distance(from, to) == kUnreachable) return 0.0;
+  if (metric_ && metric_->answers_for(to)) return metric_->ways(from, to);
   return ways_to(to)[from];
 }
 
@@ -198,10 +207,14 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
   if (!searches_lazily())
     throw std::logic_error("PathSet::first_free_path needs minimal wormhole routing");
   if (from == to || distance(from, to) == kUnreachable) return std::nullopt;
-  const auto& ways = ways_to(to);
+  // Hops and path counts towards `to`: the closed form, or the tables of one target.
+  const bool closed = metric_ && metric_->answers_for(to);
+  const std::vector<double>* ways_table = closed ? nullptr : &ways_to(to);
+  const std::vector<int>* dist_table = closed ? nullptr : &dist_to(to);
+  auto ways = [&](NodeId x) { return closed ? metric_->ways(x, to) : (*ways_table)[x]; };
+  auto dist = [&](NodeId x) { return closed ? metric_->distance(x, to) : (*dist_table)[x]; };
   const double limit = static_cast<double>(limits_.max_paths_per_pair);
-  if (!limits_.truncate && ways[from] > limit) too_many_paths(limits_.max_paths_per_pair);
-  const auto& dist = dist_[to];
+  if (!limits_.truncate && ways(from) > limit) too_many_paths(limits_.max_paths_per_pair);
   const Topology& t = *topology_;
   if (dead_.size() != static_cast<std::size_t>(t.node_count())) dead_.assign(t.node_count(), 0);
   if (++epoch_ == 0) {  // wrapped: old marks could collide with the new epoch
@@ -217,11 +230,12 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
   bool over = false;  // the first free path lies beyond the list's limit
   auto search = [&](auto&& self, NodeId at) -> bool {
     if (at == to) return true;
+    const int here = dist(at);
     for (const ChannelId c : t.out_channels(at)) {
       const NodeId next = t.channel(c).to;
-      if (dist[next] != dist[at] - 1) continue;
+      if (dist(next) != here - 1) continue;
       if (used[c] || dead_[next] == epoch_) {
-        index += ways[next];
+        index += ways(next);
       } else {
         const double before = index;
         path.nodes.push_back(next);
@@ -231,7 +245,7 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
         path.nodes.pop_back();
         path.channels.pop_back();
         dead_[next] = epoch_;
-        index = before + ways[next];
+        index = before + ways(next);
       }
       if (index >= limit) {
         over = true;

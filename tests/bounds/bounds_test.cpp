@@ -480,3 +480,55 @@ TEST(SeedCells, LeviAllToAllScatterIsTwentyEight) {
 
 }  // namespace
 }  // namespace ccsched
+
+namespace ccsched {
+namespace {
+
+// --- Bounds without tables over pairs (docs/ENGINES.md, "Beyond 1,024") ----------------------
+
+// The channel-load bound of a broadcast charges each target the hops from its nearest other
+// processor, found by a search that stops at the first processor; here the same sum from a
+// full breadth-first search per target, on every family, with and without faults.
+TEST(OnDemandBounds, NearestSenderEqualsTheTabulatedSearch) {
+  for (const char* spec : {"torus:4x5", "mesh:3x4", "hypercube:4", "fattree:16", "ring:7",
+                           "uring:5", "kautz:2,3", "fat:octagon,2"}) {
+    for (const bool faulty : {false, true}) {
+      SCOPED_TRACE(std::string(spec) + (faulty ? " with a fault" : ""));
+      Topology t = make_topology(spec);
+      if (faulty) {
+        // Drop one processor's first channel out when the network stays strongly connected
+        // without it (a bidirectional link loses one direction only).
+        const Channel c = t.channel(t.out_channels(t.processors().back()).front());
+        Topology damaged = t.without_channels(std::vector<Channel>{c});
+        try {
+          check_processors_strongly_connected(damaged, "test");
+        } catch (const std::exception&) {
+          continue;
+        }
+        t = std::move(damaged);
+      }
+      Problem p{std::move(t), {}, {}};
+      p.model = default_model(p.topology);
+      CollectiveRequest req;
+      req.kind = CollectiveKind::OAB;
+      p.collective = make_collective(p.topology, req);
+      const PathSet paths(p.topology, p.model);
+      const BoundReport report = lower_bounds(p, paths);
+      long long total = 0;
+      for (const NodeId target : p.collective.messages.front().targets) {
+        int nearest = kUnreachable;
+        for (const NodeId u : p.topology.processors())
+          if (u != target) nearest = std::min(nearest, paths.distance(u, target));
+        total += nearest;
+      }
+      const long long channels = p.topology.channel_count();
+      int value = -1;
+      for (const auto& b : report.bounds)
+        if (b.name == "channel-load") value = b.value;
+      EXPECT_EQ(value, (total + channels - 1) / channels);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ccsched

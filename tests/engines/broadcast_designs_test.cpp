@@ -273,3 +273,50 @@ TEST(RegionBroadcast, ValidNearTheBoundAndDeterministic) {
 
 }  // namespace
 }  // namespace ccsched
+
+namespace ccsched {
+namespace {
+
+// The lattice broadcast (spread.cpp; docs/ENGINES.md, "Lattice broadcast"): alone
+// (no region attempts) on 2-D tori all-port, square or not, from the corner and from an
+// interior root: valid, within one step of the informed-set bound, and the same twice.
+TEST(LatticeBroadcast, FiveFoldGrowthOnTwoDimensionalTori) {
+  for (const std::string spec : {"torus:5x5", "torus:25x25", "torus:16x16", "torus:12x20"}) {
+    Problem p = make_problem(spec, CollectiveKind::OAB);
+    p.model.ports.reset();
+    const PathSet paths(p.topology, p.model);
+    for (const NodeId root : {NodeId{0}, NodeId{p.topology.processor_count() / 2 + 3}}) {
+      CollectiveRequest request;
+      request.kind = CollectiveKind::OAB;
+      request.root = std::to_string(root);
+      p.collective = make_collective(p.topology, request);
+      const auto s = region_broadcast(p, paths, 1, Budget(30.0 * testing::kSlow), 0);
+      ASSERT_TRUE(s.has_value()) << spec;
+      EXPECT_TRUE(verify_schedule(*s).empty()) << spec << " root " << root;
+      EXPECT_LE(s->steps, lower_bounds(p, paths).best + 1) << spec << " root " << root;
+      const auto again = region_broadcast(p, paths, 1, Budget(30.0 * testing::kSlow), 0);
+      ASSERT_TRUE(again.has_value());
+      EXPECT_EQ(again->transfers.size(), s->transfers.size());
+    }
+  }
+  // Not a 2-D torus, or fewer than four ports: no lattice; with no attempts the grid's
+  // halving alone answers (one transfer in and out per processor and step: valid under
+  // any ports), ⌈log2 side⌉ steps per dimension.
+  for (const std::string spec : {"mesh:4x4", "torus:2x2x4"}) {
+    Problem p = make_problem(spec, CollectiveKind::OAB);
+    p.model.ports.reset();
+    const auto s = region_broadcast(p, PathSet(p.topology, p.model), 1, Budget(30.0), 0);
+    ASSERT_TRUE(s.has_value()) << spec;
+    EXPECT_TRUE(verify_schedule(*s).empty()) << spec;
+    EXPECT_EQ(s->steps, 4) << spec;
+  }
+  Problem two = make_problem("torus:16x16", CollectiveKind::OAB);
+  two.model.ports = 2;
+  const auto halved = region_broadcast(two, PathSet(two.topology, two.model), 1, Budget(30.0), 0);
+  ASSERT_TRUE(halved.has_value());
+  EXPECT_TRUE(verify_schedule(*halved).empty());
+  EXPECT_EQ(halved->steps, 8);
+}
+
+}  // namespace
+}  // namespace ccsched

@@ -90,6 +90,15 @@ ResourceEstimate estimate_population(const Problem& problem, const PathCensus& c
                                      int steps, std::optional<int> radius, double cap,
                                      int population);
 
+// The lazy strategy of networks too large for the census (minimal wormhole routing: the
+// designs and greedy find each path as they place it, PathSet::first_free_path): memory
+// follows the deliveries, `pairs` of them (a target of a message; a sender's input and a
+// receiver's sum per block of a reduction), one transfer each with the verifier's tables;
+// where the network has no closed form (FamilyMetric), also a table of hops and path
+// counts per target reached. No table over pairs of processors is charged, and none is
+// built.
+ResourceEstimate estimate_lazy(const Problem& problem);
+
 // "4.0 GiB", "512 MiB", "12 KiB".
 std::string format_bytes(double bytes);
 

@@ -72,6 +72,15 @@ struct ReductionTarget {
   std::vector<int> senders;
 };
 std::vector<ReductionTarget> reduction_targets(const Collective& c);
+// The same goals without the sender lists, which are always a prefix of
+// Collective::senders: goal i needs senders 0..inputs-1. O(receivers x blocks), where
+// reduction_targets holds a list per goal (p² entries for an ALLREDUCE).
+struct ReductionPrefix {
+  NodeId node = kNoNode;
+  int block = 0;
+  int inputs = 0;
+};
+std::vector<ReductionPrefix> reduction_prefixes(const Collective& c);
 
 // For a stage that handles message collectives only: throws Unsupported("reductions are
 // not supported by <what> yet", <module>) when `c` is a reduction, so that a reduction

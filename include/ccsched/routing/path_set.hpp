@@ -14,6 +14,7 @@
 
 #include "ccsched/core/ids.hpp"
 #include "ccsched/problem/problem.hpp"
+#include "ccsched/topology/family_metric.hpp"
 #include "ccsched/topology/topology.hpp"
 
 namespace ccsched {
@@ -53,7 +54,14 @@ class PathSet {
   // paths into their own tables anyway (the evolutionary instance), so that the lists
   // are not held twice.
   std::vector<Path> list(NodeId from, NodeId to) const;
-  int distance(NodeId from, NodeId to) const;  // shortest hop count (kUnreachable if none)
+  // Shortest hop count (kUnreachable if none): in closed form on a generated torus, mesh,
+  // ring, hypercube or fat tree (FamilyMetric), else by a breadth-first search per target,
+  // kept.
+  int distance(NodeId from, NodeId to) const;
+  // True when distances and path counts come from the closed form: distance(),
+  // path_count() and first_free_path() then keep no table per target (docs/ENGINES.md,
+  // "Beyond 1,024").
+  bool closed_form() const { return metric_.has_value(); }
 
   // Without listing anything (docs/RELIABILITY.md, large networks): minimal wormhole routing only
   // (searches_lazily()). The number of allowed paths from `from` to `to` before any limit
@@ -81,7 +89,9 @@ class PathSet {
   const Topology* topology_ = nullptr;
   Model model_;
   PathLimits limits_;
+  std::optional<FamilyMetric> metric_;           // the closed form, when the network has one
   mutable std::vector<std::vector<int>> dist_;  // [to][from]: hops from `from` to `to`, lazily
+  const std::vector<int>& dist_to(NodeId to) const;
   mutable std::unordered_map<std::uint64_t, std::vector<Path>> cache_;
   mutable bool truncated_ = false;
   mutable bool deadline_reached_ = false;

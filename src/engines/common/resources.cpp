@@ -5,6 +5,8 @@
 // byte constants were calibrated against peak RSS (docs/RELIABILITY.md, "Resource limits").
 #include "ccsched/engines/resources.hpp"
 
+#include "ccsched/topology/family_metric.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -265,6 +267,35 @@ ResourceEstimate estimate_population(const Problem& problem, const PathCensus& c
   e.bytes += 16.0 * candidates + 12.0 * e.paths + 8.0 * e.hops + 48.0 * e.pairs +
              2.0 * population * genes * gene_ints * 4.0 +
              4.0 * std::max(1, steps) * census.topology().channel_count();
+  return e;
+}
+
+ResourceEstimate estimate_lazy(const Problem& problem) {
+  // About 400 bytes per transfer held, verified and written (docs/BENCHMARKS.md, "Scale");
+  // 12 bytes per node for one target's hops (int) and path counts (double).
+  constexpr double kTransferBytes = 400.0;
+  constexpr double kTargetTableBytes = 12.0;
+  const Topology& t = problem.topology;
+  const Collective& c = problem.collective;
+  ResourceEstimate e;
+  std::vector<char> reached(t.node_count(), 0);
+  double distinct = 0.0;
+  auto reach = [&](NodeId v) {
+    if (!reached[v]) reached[v] = 1, distinct += 1.0;
+  };
+  if (is_reduction(c)) {
+    e.pairs = static_cast<double>(c.blocks) *
+              static_cast<double>(c.senders.size() + c.receivers.size());
+    for (const NodeId v : c.senders) reach(v);
+    for (const NodeId v : c.receivers) reach(v);
+  } else {
+    for (const auto& m : c.messages) {
+      e.pairs += static_cast<double>(m.targets.size());
+      for (const NodeId v : m.targets) reach(v);
+    }
+  }
+  e.bytes = kTransferBytes * e.pairs;
+  if (!FamilyMetric::of(t)) e.bytes += kTargetTableBytes * t.node_count() * distinct;
   return e;
 }
 

@@ -32,6 +32,21 @@ class StepChannels {
     std::fill(receives_.begin(), receives_.end(), 0);
   }
   bool can_send(NodeId h) const { return sends_[h] < ports_; }
+  // The given path (nodes from h to c), taken when its channels and both ports are free.
+  bool take_exact(const std::vector<NodeId>& nodes) {
+    const NodeId h = nodes.front(), c = nodes.back();
+    if (sends_[h] >= ports_ || receives_[c] >= ports_) return false;
+    std::vector<ChannelId> route;
+    for (std::size_t i = 0; i + 1 < nodes.size(); ++i) {
+      const auto ch = paths_.topology().find_channel(nodes[i], nodes[i + 1]);
+      if (!ch || used_[*ch]) return false;
+      route.push_back(*ch);
+    }
+    for (const ChannelId ch : route) used_[ch] = 1;
+    ++sends_[h];
+    ++receives_[c];
+    return true;
+  }
   // A free path from h to c in this step, taken; nothing when none is free.
   std::optional<std::vector<NodeId>> take(NodeId h, NodeId c) {
     if (sends_[h] >= ports_ || receives_[c] >= ports_) return std::nullopt;
@@ -163,39 +178,229 @@ std::vector<Transfer> halving(const Problem& problem, const Grid& g) {
   return transfers;
 }
 
+// One transfer per holder and step on a generated fat tree (one link per processor, so one
+// port in effect): in step s every holder h sends to h XOR 2^(n-s) (processor ids, n the
+// levels), each on a free shortest path of its step: the binomial tree, log2 p steps, the
+// informed-set bound; a pair that finds no free path is left to the region steps after.
+std::optional<std::vector<Transfer>> binomial_fattree(const Problem& problem,
+                                                      const PathSet& paths,
+                                                      const Budget& budget) {
+  const Topology& t = problem.topology;
+  if (!t.name().starts_with("fattree:") || !is_generated(t)) return std::nullopt;
+  const Message& message = problem.collective.messages.front();
+  const int p = t.processor_count();
+  StepChannels channels(problem, paths);
+  std::vector<Transfer> transfers;
+  std::vector<char> informed(t.node_count(), 0);
+  std::vector<NodeId> holders{message.origin};
+  informed[message.origin] = 1;
+  Step s = 0;
+  for (int bit = p / 2; bit >= 1; bit /= 2) {
+    if (budget.expired()) return std::nullopt;
+    ++s;
+    channels.clear();
+    const std::size_t before = holders.size();
+    for (std::size_t i = 0; i < before; ++i) {
+      const NodeId v = holders[i] ^ bit;
+      if (informed[v]) continue;
+      auto path = channels.take(holders[i], v);
+      if (!path) continue;
+      transfers.push_back({s, std::move(*path), {message.id}});
+      informed[v] = 1;
+      holders.push_back(v);
+    }
+  }
+  return transfers;
+}
+
+// Hops from the nearest holder to every node and which holder that is (the lowest index
+// among the nearest): a breadth-first search from all holders, layer by layer, each node
+// taking the lowest owner among its predecessors in the layer before (the nearest holders
+// of a node are the union of those of its predecessors on shortest paths).
+struct NearestHolder {
+  std::vector<int> hops, owner;
+  void search(const Topology& t, const std::vector<NodeId>& holders) {
+    hops.assign(t.node_count(), kUnreachable);
+    owner.assign(t.node_count(), -1);
+    std::vector<NodeId> layer, next;
+    for (std::size_t i = 0; i < holders.size(); ++i) {
+      hops[holders[i]] = 0;
+      owner[holders[i]] = static_cast<int>(i);
+      layer.push_back(holders[i]);
+    }
+    while (!layer.empty()) {
+      next.clear();
+      for (const NodeId x : layer)
+        for (const ChannelId c : t.out_channels(x)) {
+          const NodeId y = t.channel(c).to;
+          if (hops[y] == kUnreachable) {
+            hops[y] = hops[x] + 1;
+            owner[y] = owner[x];
+            next.push_back(y);
+          } else if (hops[y] == hops[x] + 1) {
+            owner[y] = std::min(owner[y], owner[x]);
+          }
+        }
+      layer.swap(next);
+    }
+  }
+};
+
+// All-port broadcast on a 2-D torus by the Gaussian integers (docs/ENGINES.md, "Lattice
+// broadcast"): node (x, y) is x + yi modulo the sides. With u_s = (1+2i)^(K-s), every holder
+// h sends in step s to h + d u_s for d in {1, i, -1, -i}. The sums Σ_s d_s u_s (d_s in
+// {0, ±1, ±i}) are a complete set of residues modulo (1+2i)^K, whose norm is 5^K (each
+// multiplication by 1+2i has index 5), so the informed set grows five-fold per step, the
+// informed-set bound's pace under four ports. K is the least step count whose sums cover
+// the torus (checked by running the spread on the node set); a delivery that finds no free
+// shortest path in its step is left to the steps after, which one region attempt
+// (one_attempt) completes from the holders the lattice made. Holders are the nodes
+// already informed: a sum that lands on one (the torus folds the plane) is not sent.
+// i^d (a + bi) for d = 0..3.
+std::pair<long long, long long> turn(long long a, long long b, int d) {
+  switch (d) {
+    case 0: return {a, b};
+    case 1: return {-b, a};
+    case 2: return {-a, -b};
+    default: return {b, -a};
+  }
+}
+
+std::optional<std::vector<Transfer>> lattice_broadcast(const Problem& problem,
+                                                       const PathSet& paths, const Grid& g,
+                                                       const Budget& budget) {
+  if (g.side.size() != 2 || !g.wrap || effective_ports(problem) < 4) return std::nullopt;
+  const long long rows = g.side[0], cols = g.side[1];
+  if (rows < 3 || cols < 3) return std::nullopt;
+  const Message& message = problem.collective.messages.front();
+  const auto node = [&](long long x, long long y) {
+    return static_cast<NodeId>(((x % rows + rows) % rows) * cols + ((y % cols + cols) % cols));
+  };
+  const long long n = rows * cols;
+  const long long ox = message.origin / cols, oy = message.origin % cols;
+  // The least K whose spread covers the torus, sent from the origin.
+  int K = 0;
+  for (long long reach = 1; reach < n; reach *= 5) ++K;
+  for (;; ++K) {
+    if (K > 25 || budget.expired()) return std::nullopt;  // 5^12.5: no overflow
+    std::vector<long long> ua(K), ub(K);  // u_s = (1+2i)^(K-s) for s = 1..K
+    long long a = 1, b = 0;
+    for (int s = K; s >= 1; --s) {
+      ua[s - 1] = a, ub[s - 1] = b;
+      const long long na = a - 2 * b, nb = 2 * a + b;
+      a = na, b = nb;
+    }
+    std::vector<char> informed(n, 0);
+    std::vector<long long> hx{ox}, hy{oy};
+    informed[node(ox, oy)] = 1;
+    long long count = 1;
+    for (int s = 1; s <= K; ++s) {
+      const std::size_t before = hx.size();
+      for (std::size_t h = 0; h < before; ++h)
+        for (int d = 0; d < 4; ++d) {
+          const auto [da, db] = turn(ua[s - 1], ub[s - 1], d);
+          const NodeId v = node(hx[h] + da, hy[h] + db);
+          if (informed[v]) continue;
+          informed[v] = 1;
+          ++count;
+          hx.push_back(hx[h] + da);
+          hy.push_back(hy[h] + db);
+        }
+    }
+    if (count < n) continue;
+    // Covered: now with channels. Deliveries that find no free path are left to the
+    // region steps that complete the broadcast (one_attempt from this prefix).
+    StepChannels channels(problem, paths);
+    std::vector<Transfer> transfers;
+    std::fill(informed.begin(), informed.end(), 0);
+    std::vector<NodeId> holders{message.origin};
+    informed[message.origin] = 1;
+    std::vector<NodeId> fresh;
+    for (int s = 1; s <= K; ++s) {
+      if (budget.expired()) return std::nullopt;
+      channels.clear();
+      fresh.clear();
+      for (const NodeId h : holders)
+        for (int d = 0; d < 4; ++d) {
+          const auto [da, db] = turn(ua[s - 1], ub[s - 1], d);
+          const NodeId v = node(h / cols + da, h % cols + db);
+          if (informed[v]) continue;
+          // The turned legs in the same order for every holder (the first leg along d,
+          // then along d·i: rows first for d even, columns first for d odd), each the
+          // short way round; else any free shortest path.
+          std::vector<NodeId> legs{h};
+          long long x = h / cols, y = h % cols;
+          auto walk = [&](bool along_rows) {
+            const long long side = along_rows ? rows : cols;
+            long long delta = ((along_rows ? v / cols - x : v % cols - y) % side + side) % side;
+            if (2 * delta > side) delta -= side;
+            for (const long long unit = delta > 0 ? 1 : -1; delta != 0; delta -= unit) {
+              (along_rows ? x : y) += unit;
+              legs.push_back(node(x, y));
+            }
+          };
+          walk(d % 2 == 0);
+          walk(d % 2 != 0);
+          std::optional<std::vector<NodeId>> path;
+          if (channels.take_exact(legs)) path = std::move(legs);
+          else path = channels.take(h, v);
+          if (!path) continue;
+          transfers.push_back({s, std::move(*path), {message.id}});
+          informed[v] = 1;
+          fresh.push_back(v);
+        }
+      holders.insert(holders.end(), fresh.begin(), fresh.end());
+    }
+    return transfers;
+  }
+}
+
+// `prefix`: transfers of the first steps already fixed (the lattice broadcast's), which
+// the attempt completes; empty for a fresh attempt.
 std::optional<std::vector<Transfer>> one_attempt(const Problem& problem, const PathSet& paths,
                                                  std::uint64_t seed, const Budget& budget,
-                                                 int give_up_after) {
+                                                 int give_up_after,
+                                                 std::vector<Transfer> prefix = {}) {
   const auto& t = problem.topology;
   const Message& message = problem.collective.messages.front();
   std::mt19937_64 rng(seed);
   std::vector<char> informed(t.node_count(), 0);
   informed[message.origin] = 1;
   std::vector<NodeId> holders{message.origin};
+  Step first = 1;
+  for (const Transfer& tr : prefix) {
+    informed[tr.path.back()] = 1;
+    holders.push_back(tr.path.back());
+    first = std::max(first, tr.step + 1);
+  }
   std::vector<NodeId> uninformed;
   for (const NodeId v : message.targets)
     if (!informed[v]) uninformed.push_back(v);
   std::shuffle(uninformed.begin(), uninformed.end(), rng);
   const int ports = effective_ports(problem);
   StepChannels channels(problem, paths);
-  std::vector<Transfer> transfers;
-  std::vector<int> owner(t.node_count(), -1), cell(t.node_count(), 0), best(t.node_count(), 0);
+  std::vector<Transfer> transfers = std::move(prefix);
+  std::vector<int> cell(t.node_count(), 0), best(t.node_count(), 0);
+  NearestHolder nearest;
+  // The leftovers' backward searches: visit marks by epoch, depths, the ball.
+  std::vector<std::uint32_t> seen(t.node_count(), 0);
+  std::vector<int> depth(t.node_count(), 0);
+  std::vector<NodeId> ball;
+  std::uint32_t epoch = 0;
 
-  for (Step s = 1; !uninformed.empty(); ++s) {
+  for (Step s = first; !uninformed.empty(); ++s) {
     if (s > give_up_after || budget.expired()) return std::nullopt;
     channels.clear();
-    // Regions: each uninformed target to its nearest holder (first found on ties; the
-    // holder order carries the seed's shuffle).
+    // Regions: each uninformed target to its nearest holder (the first in holder order on
+    // ties; the order carries the seed's shuffle), by one breadth-first search from all
+    // holders at once: O(nodes + channels) a step, not holders x targets.
+    nearest.search(t, holders);
     std::vector<std::vector<NodeId>> region(holders.size());
     for (const NodeId u : uninformed) {
-      int nearest = kUnreachable, who = -1;
-      for (std::size_t i = 0; i < holders.size(); ++i) {
-        const int d = paths.distance(holders[i], u);
-        if (d < nearest) nearest = d, who = static_cast<int>(i);
-      }
+      const int who = nearest.owner[u];
       if (who < 0) return std::nullopt;  // unreachable: the driver's greedy reports it
       region[who].push_back(u);
-      best[u] = nearest;
+      best[u] = nearest.hops[u];
     }
     std::vector<std::size_t> order(holders.size());
     std::iota(order.begin(), order.end(), 0);
@@ -203,7 +408,9 @@ std::optional<std::vector<Transfer>> one_attempt(const Problem& problem, const P
       return region[a].size() > region[b].size();
     });
     std::vector<NodeId> fresh;
+    std::size_t served = 0;
     for (const std::size_t i : order) {
+      if (++served % 1024 == 0 && budget.expired()) return std::nullopt;
       const NodeId h = holders[i];
       auto& r = region[i];
       if (r.empty()) continue;
@@ -275,10 +482,32 @@ std::optional<std::vector<Transfer>> one_attempt(const Problem& problem, const P
     for (const NodeId u : uninformed)
       if (!informed[u]) left.push_back(u);
     std::stable_sort(left.begin(), left.end(), [&](NodeId a, NodeId b) { return best[a] > best[b]; });
+    std::size_t polled = 0;
     for (const NodeId u : left) {
+      if (++polled % 256 == 0 && budget.expired()) return std::nullopt;
+      // The kLeftoverTries nearest holders with a free port (ties by node id): a search
+      // backwards from u, layer by layer, until a layer completes that many; O(the ball),
+      // not O(holders) per target.
       std::vector<std::pair<int, NodeId>> near;
-      for (const NodeId h : holders)
-        if (channels.can_send(h)) near.push_back({paths.distance(h, u), h});
+      ball.clear();
+      ball.push_back(u);
+      seen[u] = ++epoch;
+      depth[u] = 0;
+      for (std::size_t head = 0, layer_end = 1; head < ball.size(); ++head) {
+        if (head == layer_end) {
+          if (near.size() >= static_cast<std::size_t>(kLeftoverTries)) break;
+          layer_end = ball.size();
+        }
+        const NodeId x = ball[head];
+        if (informed[x] == 1 && channels.can_send(x)) near.push_back({depth[x], x});
+        for (const ChannelId c : t.in_channels(x)) {
+          const NodeId y = t.channel(c).from;
+          if (seen[y] == epoch) continue;
+          seen[y] = epoch;
+          depth[y] = depth[x] + 1;
+          ball.push_back(y);
+        }
+      }
       const auto n = std::min<std::size_t>(near.size(), kLeftoverTries);
       std::partial_sort(near.begin(), near.begin() + n, near.end());
       for (std::size_t i = 0; i < n; ++i) {
@@ -310,15 +539,47 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
     return std::nullopt;
   std::optional<std::vector<Transfer>> kept;
   int kept_steps = std::numeric_limits<int>::max();
-  // One port on a grid: halving, at the informed-set bound when the sides are powers of two.
+  // On a grid: halving, at the informed-set bound under one port when the sides are powers
+  // of two; with more ports (valid too: one transfer in and out per processor and step) a
+  // schedule at once, which the attempts below must beat (docs/BENCHMARKS.md, "Beyond
+  // 1,024": mesh:128x128 had none within the designs' share of the time).
   const bool all_targets =
       c.messages.front().targets.size() + 1 == static_cast<std::size_t>(problem.topology.processor_count());
-  if (problem.model.ports == 1 && all_targets)
+  if (all_targets)
     if (const auto g = grid_of(problem.topology)) {
       kept = halving(problem, *g);
       kept_steps = 0;
       for (const auto& tr : *kept) kept_steps = std::max(kept_steps, static_cast<int>(tr.step));
     }
+  // A fat tree: the binomial tree, completed by one region attempt where a path was taken.
+  if (all_targets)
+    if (auto binomial = binomial_fattree(problem, paths, budget))
+      if (auto done = one_attempt(problem, paths, seed, budget, kept_steps - 1,
+                                  std::move(*binomial))) {
+        int steps = 0;
+        for (const auto& tr : *done) steps = std::max(steps, static_cast<int>(tr.step));
+        kept = std::move(done), kept_steps = steps;
+      }
+  // Four ports or more on a 2-D torus: the lattice broadcast, five-fold growth per step.
+  if (all_targets && effective_ports(problem) >= 4)
+    if (const auto g = grid_of(problem.topology))
+      if (auto lattice = lattice_broadcast(problem, paths, *g, budget))
+        if (auto done = one_attempt(problem, paths, seed, budget, kept_steps - 1,
+                                    std::move(*lattice))) {
+          int steps = 0;
+          for (const auto& tr : *done) steps = std::max(steps, static_cast<int>(tr.step));
+          kept = std::move(done), kept_steps = steps;
+        }
+  // No attempt can beat the informed-set bound (holders grow at most (k+1)-fold a step, k
+  // the ports a processor can use: seed 000 §3), so a design there is kept at once.
+  int fanout = 0;
+  for (const NodeId v : problem.topology.processors())
+    fanout = std::max(fanout, std::min(effective_ports(problem),
+                                       static_cast<int>(problem.topology.out_channels(v).size())));
+  int informed_bound = 0;
+  for (long long reach = 1; reach < problem.topology.processor_count(); reach *= fanout + 1)
+    ++informed_bound;
+  if (fanout == 0 || kept_steps <= informed_bound) attempts = 0;
   for (int a = 0; a < attempts && !budget.expired(); ++a) {
     auto transfers = one_attempt(problem, paths, seed + a, budget, kept_steps - 1);
     if (!transfers) continue;

@@ -476,6 +476,17 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
 bool SatEngine::fits_memory(const Problem& problem, const PathSet& paths, int steps,
                             const SatRestriction& restriction, std::string* why) {
   if (options_.max_memory <= 0) return true;
+  // The census that sizes the encoding holds 12 bytes per ordered processor pair; where
+  // that alone is past a quarter of the limit, so is every encoding over those pairs
+  // (docs/RELIABILITY.md, "Resource limits"), and the census is not built.
+  const double processors = problem.topology.processor_count();
+  if (12.0 * processors * processors > 0.25 * options_.max_memory) {
+    if (why != nullptr)
+      *why = "the SAT encoding's pair census on " + std::to_string(problem.topology.processor_count()) +
+             " processors would need " + format_bytes(12.0 * processors * processors) +
+             ", more than a quarter of --max-memory " + format_bytes(options_.max_memory);
+    return false;
+  }
   if (!census_ || census_->problem != &problem) {
     census_ = std::make_unique<Census>();
     census_->problem = &problem;
