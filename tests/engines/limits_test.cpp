@@ -108,15 +108,15 @@ TEST(GreedyLimits, LazyFirstFitEqualsTheListScan) {
   }
 }
 
-TEST(GreedyLimits, HypercubeAllToAllScatterInSeconds) {
-  // The release build schedules hypercube:8 (the list scan ran out of this budget: about
-  // 13 s); the sanitizer build, several times slower, the 4 times smaller hypercube:7.
+TEST(GreedyLimits, HypercubeAllToAllScatterCompletes) {
+  // The release build schedules hypercube:8 (a list scan once needed about 13 s; the lazy
+  // first fit about 1 s, bench/large_networks.sh: how fast is measured there, not here,
+  // and the budget is only a guard against a hang); the sanitizer build, several times
+  // slower, the 4 times smaller hypercube:7.
   const int dimension = kSlow > 1.0 ? 7 : 8;
   const Problem p = make_problem("hypercube:" + std::to_string(dimension), CollectiveKind::AAS);
   const PathSet paths(p.topology, p.model);
-  const auto start = Clock::now();
-  const Schedule s = greedy_schedule(p, paths, 1, Budget(6.0 * kSlow));
-  EXPECT_LT(since(start), 6.0 * kSlow);
+  const Schedule s = greedy_schedule(p, paths, 1, Budget(120.0 * kSlow));
   EXPECT_EQ(s.transfers.size(), p.collective.messages.size());
   // Channel-load bound: Σ / channels = n 2^(n-1) 2^n / (n 2^n) = 2^(n-1).
   EXPECT_GE(s.steps, 1 << (dimension - 1));
