@@ -334,6 +334,8 @@ void run_solve(const SolveOptions& o) {
   if (time_model && o.steps > 0)
     throw InvalidParameter("--bytes minimises the time, --steps fixes the steps: give one", "--steps");
   const Problem problem = build_problem(o.problem);
+  if (time_model && time_model->with_tc && !is_reduction(problem.collective))
+    throw InvalidParameter("--tc is the time to add a byte: only reductions add", "--tc");
   // Before the search: a result that cannot be written would be lost.
   check_output(o.output);
   SolveRequest request;
