@@ -169,7 +169,7 @@ nlohmann::ordered_json estimate_json(const TimeModel& tm, const ByTimeOutcome& b
   e["t1_us_per_byte"] = tm.model.t1 * 1e6;
   e["tc_us_per_byte"] = tm.model.tc * 1e6;
   if (by.chosen >= 0) {
-    e["blocks"] = by.trials[by.chosen].blocks;
+    if (is_reduction(by.problem.collective)) e["blocks"] = by.trials[by.chosen].blocks;
     e["total_us"] = rounded_us(by.trials[by.chosen].seconds);
   }
   e["tried"] = nlohmann::ordered_json::array();
@@ -198,7 +198,9 @@ void print_estimate(const TimeModel& tm, const ByTimeOutcome& by) {
                  static_cast<int>(i) == by.chosen ? "  <- fastest" : "");
     }
   }
-  if (by.chosen >= 0)
+  if (by.chosen >= 0 && !is_reduction(by.problem.collective))
+    fmt::print("estimate     {} us\n", format_us(by.trials[by.chosen].seconds));
+  else if (by.chosen >= 0)
     fmt::print("estimate     {} us with {} ({})\n", format_us(by.trials[by.chosen].seconds),
                plural(by.trials[by.chosen].blocks, "block"),
                by.trials.size() > 1 ? fmt::format("the fastest of {} block counts tried", by.trials.size())
