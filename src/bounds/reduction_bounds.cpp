@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "block_bounds.hpp"
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/core/error.hpp"
 
@@ -274,6 +275,7 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
            "ccsched (docs/BOUNDS.md §reduce-merge)"});
     }
   }
+  add_block_bounds(problem, report);
   for (const auto& b : report.bounds) report.best = std::max(report.best, b.value);
   return report;
 }

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/cost/crossover.hpp"
 #include "ccsched/cost/linear.hpp"
 #include "ccsched/cost/units.hpp"
 #include "commands.hpp"
@@ -22,7 +23,10 @@ namespace ccsched::cli {
 namespace {
 
 struct CostOptions {
-  std::string file;
+  std::vector<std::string> files;
+  bool crossover = false;
+  std::string from = "8";
+  std::string to = "1GiB";
   std::string t0;
   std::string t1;
   std::string th = "0";
@@ -31,6 +35,71 @@ struct CostOptions {
   bool json = false;
 };
 
+// --crossover: several schedules of one collective on one network side by side, message
+// size by message size (docs/COST.md, "Crossover table").
+void run_crossover(const CostOptions& o, const LinearModel& model) {
+  const std::int64_t from = parse_bytes(o.from, "--from");
+  const std::int64_t to = parse_bytes(o.to, "--to");
+  std::vector<Schedule> schedules;
+  for (const auto& f : o.files) schedules.push_back(read_verified_schedule(f));
+  if (!o.tc.empty())
+    for (std::size_t k = 0; k < schedules.size(); ++k)
+      refuse_add_time_without_reduction(schedules[k], o.files[k]);
+  const Crossover x = crossover_table(schedules, model, from, to);
+  auto engine = [](const Schedule& s) {
+    return s.solver && !s.solver->engine.empty() ? s.solver->engine : std::string("-");
+  };
+  if (o.json) {
+    nlohmann::ordered_json doc;
+    doc["model"] = "linear";
+    doc["t0_us"] = model.t0 * 1e6;
+    doc["t1_us_per_byte"] = model.t1 * 1e6;
+    doc["th_us"] = model.th * 1e6;
+    doc["tc_us_per_byte"] = model.tc * 1e6;
+    doc["schedules"] = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < schedules.size(); ++k)
+      doc["schedules"].push_back({{"file", o.files[k]},
+                                  {"blocks", schedules[k].collective.blocks},
+                                  {"steps", schedules[k].steps},
+                                  {"engine", engine(schedules[k])}});
+    doc["sizes"] = nlohmann::ordered_json::array();
+    for (const CrossoverRow& r : x.sizes) {
+      nlohmann::ordered_json us = nlohmann::ordered_json::array();
+      for (const auto& t : r.seconds) us.push_back(t ? nlohmann::ordered_json(rounded_us(*t)) : nullptr);
+      doc["sizes"].push_back({{"bytes", r.bytes}, {"us", us}, {"best", r.best}});
+    }
+    doc["ranges"] = nlohmann::ordered_json::array();
+    for (const CrossoverRange& r : x.ranges)
+      doc["ranges"].push_back({{"from", r.from}, {"to", r.to}, {"best", r.best}});
+    fmt::print("{}\n", doc.dump(2));
+    return;
+  }
+  const Schedule& first = schedules.front();
+  fmt::print("crossover: {} on {}, linear model t0 = {} us, t1 = {:.6g} us/B{}{}\n",
+             to_string(first.collective.kind), first.topology.name(), format_us(model.t0),
+             model.t1 * 1e6, model.th > 0 ? fmt::format(", th = {} us", format_us(model.th)) : "",
+             model.tc > 0 ? fmt::format(", tc = {:.6g} us/B", model.tc * 1e6) : "");
+  auto label = [](std::size_t k) { return std::string(1, static_cast<char>('A' + k % 26)) + (k >= 26 ? std::to_string(k / 26) : ""); };
+  fmt::print("{:>4}  {:>6}  {:>6}  {:<28}  {}\n", "", "blocks", "steps", "engine", "file");
+  for (std::size_t k = 0; k < schedules.size(); ++k)
+    fmt::print("{:>4}  {:>6}  {:>6}  {:<28}  {}\n", label(k), schedules[k].collective.blocks,
+               schedules[k].steps, engine(schedules[k]), o.files[k]);
+  fmt::print("\n{:<24}  {}\n", "message size", "fastest");
+  for (const CrossoverRange& r : x.ranges)
+    fmt::print("{:<24}  {}\n",
+               r.from == r.to ? format_bytes(r.from)
+                              : format_bytes(r.from) + " .. " + format_bytes(r.to),
+               r.best < 0 ? std::string("-") : label(static_cast<std::size_t>(r.best)));
+  fmt::print("\n{:>10}", "size");
+  for (std::size_t k = 0; k < schedules.size(); ++k) fmt::print("  {:>14}", label(k) + " (us)");
+  fmt::print("\n");
+  for (const CrossoverRow& r : x.sizes) {
+    fmt::print("{:>10}", format_bytes(r.bytes));
+    for (const auto& t : r.seconds) fmt::print("  {:>14}", t ? format_us(*t) : std::string("-"));
+    fmt::print("\n");
+  }
+}
+
 void run_cost(const CostOptions& o) {
   // Parse every option before reading the file, so a typo is reported as such.
   LinearModel model;
@@ -38,16 +107,27 @@ void run_cost(const CostOptions& o) {
   model.t1 = parse_time_per_byte(o.t1, "--t1");
   model.th = parse_time(o.th, "--th");
   if (!o.tc.empty()) model.tc = parse_time_per_byte(o.tc, "--tc");
+  if (o.crossover) {
+    if (!o.bytes.empty())
+      throw InvalidParameter("--crossover covers the sizes --from .. --to; leave out --bytes",
+                             "--bytes");
+    run_crossover(o, model);
+    return;
+  }
+  if (o.files.size() != 1)
+    throw InvalidParameter("several schedules are compared with --crossover", "schedule files");
+  if (o.bytes.empty()) throw InvalidParameter("--bytes M is required (or --crossover)", "--bytes");
   const std::int64_t bytes = parse_bytes(o.bytes, "--bytes");
+  const std::string& file = o.files.front();
 
-  const Schedule s = read_verified_schedule(o.file);
+  const Schedule s = read_verified_schedule(file);
   const bool reduction = is_reduction(s.collective);
-  if (!o.tc.empty()) refuse_add_time_without_reduction(s, o.file);
+  if (!o.tc.empty()) refuse_add_time_without_reduction(s, file);
   const ScheduleCost cost = linear_cost(s, model, bytes);
 
   if (o.json) {
     nlohmann::ordered_json doc;
-    doc["schedule"] = o.file;
+    doc["schedule"] = file;
     doc["model"] = "linear";
     doc["t0_us"] = model.t0 * 1e6;
     doc["t1_us_per_byte"] = model.t1 * 1e6;
@@ -79,7 +159,7 @@ void run_cost(const CostOptions& o) {
     return;
   }
   fmt::print(
-      "schedule: {} ({} on {}, {} transfer{} in {} step{})\n", o.file, to_string(s.collective.kind),
+      "schedule: {} ({} on {}, {} transfer{} in {} step{})\n", file, to_string(s.collective.kind),
       s.topology.name().empty() ? std::string("unnamed network") : s.topology.name(),
       s.transfers.size(), s.transfers.size() == 1 ? "" : "s", s.steps, s.steps == 1 ? "" : "s");
   fmt::print("linear model, seed 001 eq. (1): t = sum over steps of (t0 + m_i*t1{}{})\n",
@@ -120,7 +200,9 @@ void add_cost_command(CLI::App& app) {
       app.add_subcommand("cost",
                          "time of a schedule under the seeds' linear model: sum over steps of "
                          "t0 + m_i*t1 (seed 001 eq. (1), seed 000 eq. (4)), in microseconds");
-  cmd->add_option("file", options->file, "schedule document (ccsched-schedule/1 JSON)")->required();
+  cmd->add_option("files", options->files,
+                  "schedule document (ccsched-schedule/1 JSON); several with --crossover")
+      ->required();
   cmd->add_option("--t0", options->t0, "start-up time per step: 1us, 0.5 us, 2ms, 3e-6s")
       ->required();
   cmd->add_option("--t1", options->t1,
@@ -128,14 +210,18 @@ void add_cost_command(CLI::App& app) {
       ->required();
   cmd->add_option("--bytes", options->bytes,
                   "bytes per message (a reduction: per input vector, split into its blocks): "
-                  "1024, 4KiB, 1MB")
-      ->required();
+                  "1024, 4KiB, 1MB (required without --crossover)");
   cmd->add_option("--th", options->th,
                   "per-hop router delay, added per hop of a step's slowest path (default 0: "
                   "neglected, as in the seeds)");
   cmd->add_option("--tc,--gamma", options->tc,
                   "reduction schedules: time to add one byte into an accumulator (1ns, or a "
                   "rate such as 4GBps); default 0");
+  cmd->add_flag("--crossover", options->crossover,
+                "compare the schedules (one collective on one network) at every size from "
+                "--from to --to, doubling: the fastest by size range, and each one's time");
+  cmd->add_option("--from", options->from, "--crossover: smallest size (default 8 B)");
+  cmd->add_option("--to", options->to, "--crossover: largest size (default 1 GiB)");
   cmd->add_flag("--json", options->json,
                 "print {\"step_us\": [...], \"total_us\": ..., and the inputs}");
   cmd->callback([options] { run_cost(*options); });

@@ -19,12 +19,14 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/core/text.hpp"
+#include "ccsched/cost/units.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/hgsa.hpp"
 #include "ccsched/engines/mboa.hpp"
 #include "ccsched/engines/umda.hpp"
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/tables.hpp"
+#include "by_size.hpp"
 #include "commands.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
@@ -48,6 +50,7 @@ extern "C" void on_sigint(int) {
 struct SolveOptions {
   ProblemOptions problem;
   ResourceOptions resources;
+  TimeModelOptions time_model;
   std::string engine = "auto";
   int steps = 0;
   double time_limit = 0.0;
@@ -157,8 +160,55 @@ struct RunRecord {
   SolveOutcome outcome;
 };
 
+// The block counts tried by --bytes and their estimates (docs/COST.md, "Choosing by
+// message size"): the JSON summary's "estimate" object.
+nlohmann::ordered_json estimate_json(const TimeModel& tm, const ByTimeOutcome& by) {
+  nlohmann::ordered_json e;
+  e["bytes"] = tm.bytes;
+  e["t0_us"] = tm.model.t0 * 1e6;
+  e["t1_us_per_byte"] = tm.model.t1 * 1e6;
+  e["tc_us_per_byte"] = tm.model.tc * 1e6;
+  if (by.chosen >= 0) {
+    if (is_reduction(by.problem.collective)) e["blocks"] = by.trials[by.chosen].blocks;
+    e["total_us"] = rounded_us(by.trials[by.chosen].seconds);
+  }
+  e["tried"] = nlohmann::ordered_json::array();
+  for (const BlockTrial& t : by.trials) {
+    nlohmann::ordered_json j;
+    j["blocks"] = t.blocks;
+    j["steps"] = t.steps;
+    j["engine"] = t.engine;
+    if (t.steps >= 0) j["total_us"] = rounded_us(t.seconds);
+    e["tried"].push_back(std::move(j));
+  }
+  return e;
+}
+
+void print_estimate(const TimeModel& tm, const ByTimeOutcome& by) {
+  fmt::print("time model   t0 = {} us, t1 = {:.6g} us/B{}, {} B per {}\n", format_us(tm.model.t0),
+             tm.model.t1 * 1e6,
+             tm.with_tc ? fmt::format(", tc = {:.6g} us/B", tm.model.tc * 1e6) : std::string(),
+             tm.bytes, is_reduction(by.problem.collective) ? "input vector" : "message");
+  if (by.trials.size() > 1) {
+    fmt::print("{:>8}  {:>6}  {:>14}  {}\n", "blocks", "steps", "estimate (us)", "engine");
+    for (std::size_t i = 0; i < by.trials.size(); ++i) {
+      const BlockTrial& t = by.trials[i];
+      fmt::print("{:>8}  {:>6}  {:>14}  {}{}\n", t.blocks, t.steps >= 0 ? std::to_string(t.steps) : "-",
+                 t.steps >= 0 ? format_us(t.seconds) : "-", t.engine,
+                 static_cast<int>(i) == by.chosen ? "  <- fastest" : "");
+    }
+  }
+  if (by.chosen >= 0 && !is_reduction(by.problem.collective))
+    fmt::print("estimate     {} us\n", format_us(by.trials[by.chosen].seconds));
+  else if (by.chosen >= 0)
+    fmt::print("estimate     {} us with {} ({})\n", format_us(by.trials[by.chosen].seconds),
+               plural(by.trials[by.chosen].blocks, "block"),
+               by.trials.size() > 1 ? fmt::format("the fastest of {} block counts tried", by.trials.size())
+                                    : std::string("the block count given"));
+}
+
 void print_summary(const SolveOptions& o, const Problem& problem, const SolveOutcome& out,
-                   std::uint64_t seed) {
+                   std::uint64_t seed, const nlohmann::ordered_json* estimate = nullptr) {
   const auto& t = problem.topology;
   if (o.json) {
     nlohmann::ordered_json j;
@@ -192,6 +242,7 @@ void print_summary(const SolveOptions& o, const Problem& problem, const SolveOut
     j["reason"] = out.reason;
     j["seconds"] = std::round(out.seconds * 1000.0) / 1000.0;
     j["engine_seconds"] = std::round(out.engine_seconds * 1000.0) / 1000.0;
+    if (estimate != nullptr) j["estimate"] = *estimate;
     fmt::print("{}\n", j.dump());
     return;
   }
@@ -279,7 +330,14 @@ void run_solve(const SolveOptions& o) {
   // When the run began: the command's start for the first run (loading the network and
   // the plan count against the user's limit too), the previous run's end for the others.
   Clock::time_point run_start = Clock::now();
+  const std::optional<TimeModel> time_model = parse_time_model(o.time_model);
+  if (time_model && o.runs > 1)
+    throw InvalidParameter("--bytes chooses one schedule; it does not go with --runs", "--runs");
+  if (time_model && o.steps > 0)
+    throw InvalidParameter("--bytes minimises the time, --steps fixes the steps: give one", "--steps");
   const Problem problem = build_problem(o.problem);
+  if (time_model && time_model->with_tc && !is_reduction(problem.collective))
+    throw InvalidParameter("--tc is the time to add a byte: only reductions add", "--tc");
   // Before the search: a result that cannot be written would be lost.
   check_output(o.output);
   SolveRequest request;
@@ -330,6 +388,23 @@ void run_solve(const SolveOptions& o) {
     };
   g_interrupted.store(false);
   auto previous = std::signal(SIGINT, on_sigint);
+  if (time_model && speaker) {
+    // Without --time-limit the block counts share 60 s (docs/COST.md).
+    const double limit = o.time_limit > 0 ? 0.95 * o.time_limit : 60.0;
+    ByTimeOutcome by = solve_by_time(o.problem, problem, request, *time_model, limit);
+    std::signal(SIGINT, previous);
+    if (show_progress) fmt::print(stderr, "\r\033[K");
+    if (by.outcome.schedule && by.outcome.schedule->solver)
+      by.outcome.schedule->solver->seed = request.options.seed;
+    const nlohmann::ordered_json e = estimate_json(*time_model, by);
+    print_summary(o, by.problem, by.outcome, request.options.seed, &e);
+    if (!o.json) print_estimate(*time_model, by);
+    if (!o.output.empty() && by.outcome.schedule)
+      write_output(o.output, [&](std::ostream& out) { write_schedule_json(*by.outcome.schedule, out); });
+    if (g_interrupted.load()) throw ExitStatus{130};
+    if (!by.outcome.schedule) throw ExitStatus{1};
+    return;
+  }
   std::vector<RunRecord> runs;
   for (int run = 0; run < o.runs && !g_interrupted.load(); ++run) {
     request.options.seed = o.seed + static_cast<std::uint64_t>(run);
@@ -393,6 +468,7 @@ void add_solve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "design a schedule with the fewest steps");
   add_problem_options(cmd, options->problem);
   add_resource_options(cmd, options->resources);
+  add_time_model_options(cmd, options->time_model);
   cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa | mboa")
       ->capture_default_str();
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T")

@@ -296,3 +296,69 @@ TEST_F(CostCli, EstimateErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// `cost --crossover` (docs/COST.md, "Choosing by message size"): a one-block and a
+// 16-block all-reduce of torus:4x4 under one port (recursive doubling, 4 steps; the ring, 30
+// steps): the one block is faster up to 8 KiB (4 t0 + 4 m t1 against 30 t0 + 30 m/16 t1:
+// equal at m = 11.1 KB), the ring from 16 KiB; below 16 B the ring has no whole block.
+TEST_F(CostCli, CrossoverTable) {
+  const CliRun a = run_line("solve torus:4x4 --cc ALLREDUCE --ports 1 -o one.json");
+  ASSERT_EQ(a.status, 0) << a.err;
+  const CliRun b =
+      run_line("solve torus:4x4 --cc ALLREDUCE --ports 1 --blocks 16 --time-limit 20 -o ring.json");
+  ASSERT_EQ(b.status, 0) << b.err;
+  const CliRun r = run_line(
+      "cost one.json ring.json --t0 1us --t1 1ns --crossover --from 8 --to 1MiB --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["schedules"].size(), 2u);
+  EXPECT_EQ(doc["schedules"][0]["steps"], 4);
+  EXPECT_EQ(doc["schedules"][1]["steps"], 30);
+  ASSERT_EQ(doc["ranges"].size(), 2u);
+  EXPECT_EQ(doc["ranges"][0]["best"], 0);
+  EXPECT_EQ(doc["ranges"][0]["to"], 8192);
+  EXPECT_EQ(doc["ranges"][1]["best"], 1);
+  EXPECT_EQ(doc["ranges"][1]["from"], 16384);
+  EXPECT_TRUE(doc["sizes"][0]["us"][1].is_null());  // 8 B: fewer bytes than blocks
+  EXPECT_NEAR(doc["sizes"][0]["us"][0].get<double>(), 4 * (1 + 8 * 0.001), 1e-9);
+  // Errors: --bytes with --crossover, several files without it, another network.
+  EXPECT_EQ(run_line("cost one.json ring.json --t0 1us --t1 1ns --crossover --bytes 8").status, 2);
+  EXPECT_EQ(run_line("cost one.json ring.json --t0 1us --t1 1ns --bytes 8").status, 2);
+  ASSERT_EQ(run_line("solve ring:4 --cc ALLREDUCE --ports 1 -o other.json").status, 0);
+  const CliRun mixed = run_line("cost one.json other.json --t0 1us --t1 1ns --crossover");
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_EQ(std::count(mixed.err.begin(), mixed.err.end(), '\n'), 1) << mixed.err;
+}
+
+// `solve --bytes`: the fastest block count under the model, with the estimate in the JSON
+// summary; bad values exit 2 with one line.
+TEST_F(CostCli, SolveChoosesTheBlockCountByMessageSize) {
+  auto chosen = [&](const std::string& bytes) {
+    const CliRun r = run_line("solve torus:4x4 --cc ALLREDUCE --ports 1 --bytes " + bytes +
+                              " --t0 1us --t1 1ns --time-limit 20 --json");
+    EXPECT_EQ(r.status, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["collective"]["blocks"], doc["estimate"]["blocks"]);
+    EXPECT_GE(doc["estimate"]["tried"].size(), 2u);
+    // The estimate is the fastest of those tried.
+    for (const auto& t : doc["estimate"]["tried"])
+      if (t.contains("total_us")) {
+        EXPECT_LE(doc["estimate"]["total_us"].get<double>(), t["total_us"].get<double>());
+      }
+    return doc["estimate"]["blocks"].get<int>();
+  };
+  EXPECT_EQ(chosen("64"), 1);
+  EXPECT_GE(chosen("1MiB"), 16);
+  for (const std::string bad :
+       {"--bytes -1 --t0 1us --t1 1ns", "--bytes 64", "--t0 1us --t1 1ns",
+        "--bytes 64 --t0 1us", "--bytes 0 --t0 1us --t1 1ns",
+        "--bytes 64 --t0 1us --t1 1ns --steps 4", "--bytes 64 --t0 1us --t1 1ns --runs 2"}) {
+    const CliRun r = run_line("solve ring:4 --cc ALLREDUCE " + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+  }
+}
+
+}  // namespace

@@ -88,7 +88,10 @@ const std::vector<Pinned>& pinned_cases() {
       {"kautz:3,2", K::OAS, {}, {"10-02"}, kWh, 60, 4, 4, true, "", "relay job shop"},
       // Reductions: the dual broadcast, the exact search, the designs.
       {"ring:8", K::REDUCE, {}, {}, kWh, 60, 2, 2, true, "", "reduce-dual(region broadcast)"},
-      {"torus:4x4", K::REDUCESCATTER, {}, {}, kWh, 60, 4, 4, true, "", "reduce-dual(gossip)"},
+      // REDUCESCATTER: the lockstep translated trees meet reduce-merge (docs/ENGINES.md,
+      // "Several blocks"), a row before the dual broadcast.
+      {"torus:4x4", K::REDUCESCATTER, {}, {}, kWh, 60, 4, 4, true, "",
+       "pipelined trees, translated (lockstep)"},
       {"ring:6", K::ALLREDUCE, {}, {}, kWh, 60, 3, 3, true, "", "reduction-sat"},
       {"ring:4", K::SCAN, {}, {}, kWh, 60, 2, 2, true, "", "hillis-steele"},
   };

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reduce_dual.hpp"
+#include "ccsched/engines/pipelined.hpp"
 #include "ccsched/engines/prune.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
@@ -70,6 +71,15 @@ Attempt reduce_designs_row(Search& s, const Budget& budget, int) {
   Attempt a;
   for (auto& d : reduction_designs(s.problem, s.paths, budget))
     a.schedules.push_back({std::move(d.schedule), d.design});
+  // Several blocks: the pipelined designs, among them the one-block designs pipelined as
+  // they stand (docs/ENGINES.md, "Several blocks").
+  if (s.problem.collective.blocks > 1 && !s.problem.model.combining) {
+    std::vector<ReductionCandidate> one;
+    if (s.problem.collective.kind != CollectiveKind::REDUCESCATTER)
+      one = reduction_designs(with_one_block(s.problem), s.paths, budget);
+    for (auto& d : pipelined_designs(s.problem, s.paths, one, budget))
+      a.schedules.push_back({std::move(d.schedule), d.design});
+  }
   return minimal(std::move(a));
 }
 
