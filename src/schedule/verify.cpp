@@ -40,9 +40,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -618,40 +618,73 @@ class Verifier {
     }
   }
 
-  // Hop distances from `source` along channels: the verifier's own BFS (rule 9).
-  const std::vector<int>& distances(NodeId source) {
-    if (bfs_cache_.empty()) bfs_cache_.resize(static_cast<std::size_t>(t_.node_count()));
-    auto& dist = bfs_cache_[source];
-    if (!dist.empty()) return dist;
-    dist.assign(static_cast<std::size_t>(t_.node_count()), kUnreachable);
-    std::deque<NodeId> queue{source};
-    dist[source] = 0;
-    while (!queue.empty()) {
-      const NodeId u = queue.front();
-      queue.pop_front();
-      for (const ChannelId c : t_.out_channels(u)) {
-        const NodeId v = t_.channel(c).to;
-        if (dist[v] != kUnreachable) continue;
-        dist[v] = dist[u] + 1;
-        queue.push_back(v);
-      }
+  // Rule 9 needs the distance between the ends of every path. A single hop u -> v over a
+  // channel (u != v) is at distance 1 without a search. The other paths are grouped by
+  // their first node and each group gets one BFS (the verifier's own) into one reused row:
+  // memory O(nodes + transfers), never a table over all pairs, which on 65,536 processors
+  // would be 17 GB. Returns, for each transfer in `checked` (indices in increasing
+  // order, filled here), the distance between its ends.
+  std::vector<int> end_distances(std::vector<int>& checked) {
+    checked.clear();
+    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+      const auto& path = s_.transfers[i].path;
+      if (path.size() < 2 || !valid_node(path.front()) || !valid_node(path.back()))
+        continue;  // rule 1 has said why
+      if (path.size() == 2 && path[0] != path[1] && channel_between(path[0], path[1]))
+        continue;  // one hop at distance 1: minimal
+      checked.push_back(i);
     }
-    return dist;
+    std::vector<int> order(checked.size());
+    std::iota(order.begin(), order.end(), 0);
+    const auto source = [&](int k) { return s_.transfers[checked[k]].path.front(); };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return source(a) < source(b); });
+    std::vector<int> distance(checked.size(), kUnreachable);
+    std::vector<int> dist(static_cast<std::size_t>(t_.node_count()), kUnreachable);
+    std::vector<NodeId> queue;
+    for (std::size_t k = 0; k < order.size();) {
+      const NodeId from = source(order[k]);
+      queue.assign(1, from);
+      dist[from] = 0;
+      for (std::size_t q = 0; q < queue.size(); ++q)
+        for (const ChannelId c : t_.out_channels(queue[q])) {
+          const NodeId v = t_.channel(c).to;
+          if (dist[v] != kUnreachable) continue;
+          dist[v] = dist[queue[q]] + 1;
+          queue.push_back(v);
+        }
+      for (; k < order.size() && source(order[k]) == from; ++k)
+        distance[order[k]] = dist[s_.transfers[checked[order[k]]].path.back()];
+      for (const NodeId v : queue) dist[v] = kUnreachable;
+    }
+    return distance;
   }
 
   // Rule 9: a path is minimal when its hop count equals the distance between its ends;
   // under nonminimal routing it may be at most model.extra_hops longer.
   void check_routing() {
-    if (s_.model.routing == Routing::nonminimal) {
-      check_stretch();
-      return;
-    }
-    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
+    std::vector<int> checked;
+    const std::vector<int> distance = end_distances(checked);
+    const bool nonminimal = s_.model.routing == Routing::nonminimal;
+    const long long slack = s_.model.extra_hops;
+    for (std::size_t k = 0; k < checked.size(); ++k) {
+      const int i = checked[k];
       const auto& tr = s_.transfers[i];
-      if (tr.path.size() < 2 || !valid_node(tr.path.front()) || !valid_node(tr.path.back()))
-        continue;  // rule 1 has said why
-      const int hops = static_cast<int>(tr.path.size()) - 1;
-      const int d = distances(tr.path.front())[tr.path.back()];
+      const long long hops = static_cast<long long>(tr.path.size()) - 1;
+      const int d = distance[k];
+      if (nonminimal) {
+        // Unreachable ends mean some pair of the path is not a channel: rule 1 reports it.
+        if (d == kUnreachable || hops <= d + slack) continue;
+        add({.rule = 9,
+             .step = tr.step,
+             .transfer = i,
+             .node = tr.path.front(),
+             .text = fmt::format("step {}, transfer {}: path {}->{} has {} hops, {} more than "
+                                 "the distance {}; nonminimal routing allows at most {} extra",
+                                 tr.step, i, tr.path.front(), tr.path.back(), hops, hops - d, d,
+                                 slack)});
+        continue;
+      }
       if (hops == d) continue;
       add({.rule = 9,
            .step = tr.step,
@@ -662,27 +695,6 @@ class Verifier {
                "is {}",
                tr.step, i, tr.path.front(), tr.path.back(), hops, hops == 1 ? "" : "s",
                d == kUnreachable ? std::string("infinite (unreachable)") : std::to_string(d))});
-    }
-  }
-
-  void check_stretch() {
-    const long long slack = s_.model.extra_hops;
-    for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
-      const auto& tr = s_.transfers[i];
-      if (tr.path.size() < 2 || !valid_node(tr.path.front()) || !valid_node(tr.path.back()))
-        continue;  // rule 1 has said why
-      const long long hops = static_cast<long long>(tr.path.size()) - 1;
-      const int d = distances(tr.path.front())[tr.path.back()];
-      // Unreachable ends mean some pair of the path is not a channel: rule 1 reports it.
-      if (d == kUnreachable || hops <= d + slack) continue;
-      add({.rule = 9,
-           .step = tr.step,
-           .transfer = i,
-           .node = tr.path.front(),
-           .text =
-               fmt::format("step {}, transfer {}: path {}->{} has {} hops, {} more than the "
-                           "distance {}; nonminimal routing allows at most {} extra",
-                           tr.step, i, tr.path.front(), tr.path.back(), hops, hops - d, d, slack)});
     }
   }
 
@@ -1264,7 +1276,6 @@ class Verifier {
   std::vector<int> step_start_;  // the k-th step in use: [start[k], start[k + 1])
   std::vector<std::pair<NodeId, Step>> deliveries_;  // (node, step) per message, sorted
   std::vector<std::int64_t> delivery_start_;         // message m: [start[m], start[m + 1])
-  std::vector<std::vector<int>> bfs_cache_;          // by source node, filled when first asked
   std::set<NodeId> senders_, receivers_;             // valid processors only
   // Reductions.
   // The senders that are processors, each once, in the order of collective.senders (the
