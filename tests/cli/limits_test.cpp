@@ -203,11 +203,24 @@ TEST_F(Limits, RenderSummarisesPastTheLimit) {
 
 TEST_F(Limits, ARaisedLimitLetsTheScheduleThrough) {
   const fs::path program = dir_ / "p.c";
-  const CliRun r =
-      run({"codegen", "mpi", big_.string(), "-o", program.string(), "--max-transfers", "65280"});
+  const CliRun r = run({"codegen", "mpi", big_.string(), "-o", program.string(),
+                        "--max-transfers", "65280", "--form", "tables"});
   EXPECT_EQ(r.status, 0) << r.err;
   // One send per transfer at least: the program names every one of the 65,280.
   EXPECT_GT(fs::file_size(program), 65280U * 10U);
+  // The XOR schedule is the same from every processor of the hypercube: past the limit
+  // it is written as a translation rule (mpi.hpp), one entry per step.
+  const CliRun rule = run({"codegen", "mpi", big_.string(), "-o", program.string()});
+  EXPECT_EQ(rule.status, 0) << rule.err;
+  EXPECT_LT(fs::file_size(program), 65280U);
+  EXPECT_NE(slurp(program).find("written as a translation rule of 255 entries"),
+            std::string::npos);
+  const CliRun tables = run({"codegen", "mpi", big_.string(), "-o", program.string(), "--form",
+                             "tables"});
+  EXPECT_EQ(tables.status, 2);
+  EXPECT_NE(tables.err.find("more than the limit of 20000 for an MPI program of tables"),
+            std::string::npos)
+      << tables.err;
 }
 
 // A network past --max-processors is summarised too: a valid broadcast along ring:1100.
