@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 
 #include "ccsched/topology/generators.hpp"
 
@@ -36,7 +37,8 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
 
   // Messages: (shape, origin), every shape from every origin exactly once.
   std::map<std::vector<int>, int> shape_index;
-  std::map<MessageId, std::pair<int, int>> message;  // id -> (shape, origin)
+  // id -> (shape, origin); ids are the indices in a valid schedule (rule 10), else none.
+  std::vector<std::pair<int, int>> message(s.collective.messages.size(), {-1, -1});
   std::vector<int> from_origin;                      // per shape: origins seen
   for (const Message& m : s.collective.messages) {
     if (!node(m.origin)) return std::nullopt;
@@ -48,13 +50,16 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
     std::sort(offsets.begin(), offsets.end());
     const auto [it, fresh] = shape_index.try_emplace(offsets, static_cast<int>(rule.shapes.size()));
     if (fresh) rule.shapes.push_back(offsets);
-    if (!message.try_emplace(m.id, it->second, m.origin).second) return std::nullopt;
+    if (m.id < 0 || static_cast<std::size_t>(m.id) >= message.size() ||
+        message[static_cast<std::size_t>(m.id)].first >= 0)
+      return std::nullopt;
+    message[static_cast<std::size_t>(m.id)] = {it->second, m.origin};
   }
   if (s.collective.messages.size() != rule.shapes.size() * static_cast<std::size_t>(P))
     return std::nullopt;
   {
     std::vector<char> seen(s.collective.messages.size(), 0);
-    for (const auto& [id, so] : message) {
+    for (const auto& so : message) {
       char& x = seen[static_cast<std::size_t>(so.first) * P + so.second];
       if (x) return std::nullopt;
       x = 1;
@@ -63,7 +68,15 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
 
   // Transfers: the entry each is a translate of, and its receiver; every entry must be
   // translated to every receiver exactly once.
-  std::map<std::vector<int>, int> entry_index;  // {step, delta, offset, shape, ...}
+  // {step, delta, offset, shape, ...} -> entry; hashed: one lookup per transfer.
+  struct KeyHash {
+    std::size_t operator()(const std::vector<int>& key) const {
+      std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+      for (const int x : key) h = (h ^ static_cast<std::uint32_t>(x)) * 0x100000001b3ULL;
+      return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<std::vector<int>, int, KeyHash> entry_index;
   std::vector<std::int64_t> placed;             // entry * P + receiver
   placed.reserve(s.transfers.size());
   std::vector<int> key;
@@ -72,10 +85,10 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
     const NodeId to = tr.path.back();
     key.assign({tr.step, group_op(rule.radix, to, tr.path.front(), -1)});
     for (const MessageId id : tr.messages) {
-      const auto it = message.find(id);
-      if (it == message.end()) return std::nullopt;
-      key.push_back(group_op(rule.radix, to, it->second.second, -1));
-      key.push_back(it->second.first);
+      if (id < 0 || static_cast<std::size_t>(id) >= message.size()) return std::nullopt;
+      const auto [shape, origin] = message[static_cast<std::size_t>(id)];
+      key.push_back(group_op(rule.radix, to, origin, -1));
+      key.push_back(shape);
     }
     const auto [it, fresh] = entry_index.try_emplace(key, static_cast<int>(entry_index.size()));
     placed.push_back(static_cast<std::int64_t>(it->second) * P + to);
@@ -84,7 +97,11 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
   std::sort(placed.begin(), placed.end());
   if (std::adjacent_find(placed.begin(), placed.end()) != placed.end()) return std::nullopt;
 
-  for (const auto& [k, index] : entry_index) {  // the map's order: by step, then the rest
+  std::vector<const std::vector<int>*> keys;
+  for (const auto& [k, index] : entry_index) keys.push_back(&k);
+  std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) { return *a < *b; });
+  for (const std::vector<int>* kp : keys) {  // by step, then the rest
+    const std::vector<int>& k = *kp;
     TranslationRule::Entry e{.step = k[0], .delta = k[1], .messages = {}};
     for (std::size_t i = 2; i + 1 < k.size(); i += 2) e.messages.emplace_back(k[i], k[i + 1]);
     rule.entries.push_back(std::move(e));

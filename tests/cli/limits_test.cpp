@@ -175,6 +175,11 @@ TEST_F(Limits, SimulateReplaysByClassPastTheLimit) {
         << "step " << i + 1;
   EXPECT_NEAR(every["total_seconds"].get<double>(), by_class["total_seconds"].get<double>(),
               1e-9);
+  auto negative = args;
+  negative.insert(negative.end(), {"--max-transfers", "-1"});
+  const CliRun refused = run(negative);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(lines(refused.err), 1U) << refused.err;
 }
 
 // Past the limits `render` draws a summary (summary.hpp) and says so in one line.
