@@ -252,6 +252,17 @@ TEST_F(Limits, RenderSummarisesLargeNetworks) {
   // or carries one transfer.
   const std::string picture = slurp(svg);
   EXPECT_NE(picture.find("(2 steps a bar)"), std::string::npos);
+  // A broadcast has no translation rule: past the limit no MPI program is written.
+  const fs::path program = dir_ / "p.c";
+  const CliRun mpi =
+      run({"codegen", "mpi", file.string(), "-o", program.string(), "--max-transfers", "500"});
+  EXPECT_EQ(mpi.status, 2);
+  EXPECT_EQ(lines(mpi.err), 1U) << mpi.err;
+  EXPECT_NE(mpi.err.find("1099 transfers, more than the limit of 500 for an MPI program of "
+                         "tables, and no translation rule"),
+            std::string::npos)
+      << mpi.err;
+  EXPECT_FALSE(fs::exists(program));
   const CliRun negative =
       run({"render", file.string(), "-o", svg.string(), "--max-processors", "-1"});
   EXPECT_EQ(negative.status, 2);
