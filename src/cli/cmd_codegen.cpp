@@ -129,8 +129,7 @@ void run_msccl(const MscclCliOptions& o) {
   options.max_bytes = parse_bytes(o.max_bytes, "--max-bytes");
   const bool timed = !o.t0.empty() || !o.t1.empty();
   if (timed && (o.t0.empty() || o.t1.empty()))
-    throw InvalidParameter("a time model needs both --t0 and --t1",
-                           o.t0.empty() ? "--t0" : "--t1");
+    throw InvalidParameter("a time model needs both --t0 and --t1", o.t0.empty() ? "--t0" : "--t1");
   if (timed && (options.min_bytes != 0 || options.max_bytes != 0))
     throw InvalidParameter("give either --min-bytes/--max-bytes or a time model (--t0, --t1)",
                            "--min-bytes");

@@ -70,8 +70,8 @@ void run_render(const RenderCliOptions& o) {
                "channel load) instead of the step pictures (0 lifts the limit)\n",
                reason);
   if (!reason.empty())
-    write_output(o.output, html ? render_summary_html(s, report, reason)
-                                : render_summary_svg(s, reason));
+    write_output(o.output,
+                 html ? render_summary_html(s, report, reason) : render_summary_svg(s, reason));
   else
     write_output(o.output, html ? render_report_html(s, report) : render_steps_svg(s, render));
 }

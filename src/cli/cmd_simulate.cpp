@@ -44,8 +44,7 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
   p.hop_latency = parse_time(o.hop_latency, "--hop-latency");
   p.message_bytes = parse_bytes(o.bytes, "--bytes");
   if (!o.tc.empty()) p.add_time = parse_time_per_byte(o.tc, "--tc");
-  if (o.max_transfers < 0)
-    throw InvalidParameter("must be 0 (always) or more", "--max-transfers");
+  if (o.max_transfers < 0) throw InvalidParameter("must be 0 (always) or more", "--max-transfers");
   p.full_replay_limit = o.max_transfers;
   // Rules 3 (channels) and 4 (ports) are resource conflicts the simulation can replay.
   const Schedule s = read_verified_schedule(o.file, {3, 4});
@@ -94,11 +93,11 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
                               s.collective.blocks == 1 ? "" : "s", p.add_time * 1e6)
                 : "message");
   if (r.by_class)
-    fmt::print("replayed by class: {} transfers, more than --max-transfers {}: {} SimGrid "
-               "run{} (each distinct flow and add of the steps without a shared channel once, "
-               "every step with one whole; docs/SIMULATE.md)\n",
-               s.transfers.size(), o.max_transfers, r.replayed_runs,
-               r.replayed_runs == 1 ? "" : "s");
+    fmt::print(
+        "replayed by class: {} transfers, more than --max-transfers {}: {} SimGrid "
+        "run{} (each distinct flow and add of the steps without a shared channel once, "
+        "every step with one whole; docs/SIMULATE.md)\n",
+        s.transfers.size(), o.max_transfers, r.replayed_runs, r.replayed_runs == 1 ? "" : "s");
   // A reduction's rows also show how much of each simulated step its adds took.
   const auto row = [&](const auto& step, const std::string& transfers, double seconds, double adds,
                        double model) {

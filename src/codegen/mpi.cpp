@@ -20,8 +20,8 @@ namespace ccsched {
 namespace {
 
 using codegen_detail::RankMap;
-using codegen_detail::TranslationRule;
 using codegen_detail::translation_rule;
+using codegen_detail::TranslationRule;
 
 constexpr const char* kNoRule =
     "no translation rule: the schedule is not the same from every processor of a torus, "
@@ -460,8 +460,8 @@ std::string program_name(const Schedule& s) {
 std::string rule_program(const Schedule& s, const TranslationRule& rule,
                          const MpiProgramOptions& options) {
   const RankMap ranks(s.topology);
-  std::vector<int> shape_start{0}, shape_offsets, entry_start(static_cast<std::size_t>(s.steps) + 1, 0),
-      delta, msg_start{0}, offset, shape;
+  std::vector<int> shape_start{0}, shape_offsets,
+      entry_start(static_cast<std::size_t>(s.steps) + 1, 0), delta, msg_start{0}, offset, shape;
   for (const auto& sh : rule.shapes) {
     shape_offsets.insert(shape_offsets.end(), sh.begin(), sh.end());
     shape_start.push_back(static_cast<int>(shape_offsets.size()));

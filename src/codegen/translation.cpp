@@ -39,7 +39,6 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
   std::map<std::vector<int>, int> shape_index;
   // id -> (shape, origin); ids are the indices in a valid schedule (rule 10), else none.
   std::vector<std::pair<int, int>> message(s.collective.messages.size(), {-1, -1});
-  std::vector<int> from_origin;                      // per shape: origins seen
   for (const Message& m : s.collective.messages) {
     if (!node(m.origin)) return std::nullopt;
     std::vector<int> offsets;
@@ -77,7 +76,7 @@ std::optional<TranslationRule> translation_rule(const Schedule& s) {
     }
   };
   std::unordered_map<std::vector<int>, int, KeyHash> entry_index;
-  std::vector<std::int64_t> placed;             // entry * P + receiver
+  std::vector<std::int64_t> placed;  // entry * P + receiver
   placed.reserve(s.transfers.size());
   std::vector<int> key;
   for (const Transfer& tr : s.transfers) {

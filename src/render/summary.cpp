@@ -72,9 +72,9 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-constexpr int kWidth = 900;       // of a chart's plotting area
+constexpr int kWidth = 900;  // of a chart's plotting area
 constexpr int kHeight = 160;
-constexpr int kLeft = 70;         // room for the axis labels
+constexpr int kLeft = 70;          // room for the axis labels
 constexpr int kChartHeight = 230;  // plotting area, title and axis labels
 constexpr std::size_t kMaxBars = 1024;
 
@@ -82,8 +82,8 @@ constexpr std::size_t kMaxBars = 1024;
 // (the values already summed or maximised over groups), y up to `top_value`.
 std::string bar_chart(int top, const std::string& title, const std::string& x_label,
                       const std::vector<double>& values, double top_value,
-                      const std::string& y_top_label, const std::string& colour,
-                      long long first_x, long long last_x) {
+                      const std::string& y_top_label, const std::string& colour, long long first_x,
+                      long long last_x) {
   std::string out = fmt::format(
       "<g transform=\"translate({},{})\">\n<text x=\"0\" y=\"-10\" font-size=\"14\" "
       "font-weight=\"bold\">{}</text>\n",
@@ -152,8 +152,8 @@ std::string render_summary_svg(const Schedule& s, const std::string& reason) {
       "<text x=\"{}\" y=\"24\" font-size=\"16\" font-weight=\"bold\">{} on {}: {} in {} "
       "(summary{}{})</text>\n",
       kLeft, to_string(s.collective.kind), escape(t.name().empty() ? "(unnamed)" : t.name()),
-      plural(s.transfers.size(), "transfer"), plural(s.steps, "step"),
-      reason.empty() ? "" : ": ", escape(reason));
+      plural(s.transfers.size(), "transfer"), plural(s.steps, "step"), reason.empty() ? "" : ": ",
+      escape(reason));
   out += bar_chart(40, "transfers per step" + group_text, "step", transfers, most_transfers,
                    fmt::format("{}", static_cast<long long>(most_transfers)), "#1f77b4", 1,
                    static_cast<long long>(steps));
@@ -166,8 +166,8 @@ std::string render_summary_svg(const Schedule& s, const std::string& reason) {
                    fmt::format("channel load: channels by the transfers they carry{}",
                                bin > 1 ? fmt::format(" ({} loads a bar)", bin) : ""),
                    "transfers carried over the whole schedule", histogram, most_channels,
-                   fmt::format("{} channels", static_cast<long long>(most_channels)), "#ff7f0e",
-                   0, max_load);
+                   fmt::format("{} channels", static_cast<long long>(most_channels)), "#ff7f0e", 0,
+                   max_load);
   return out + "</svg>\n";
 }
 

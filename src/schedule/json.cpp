@@ -948,8 +948,7 @@ class FastScan {
 
   bool message(Message& m) {
     return literal("{\"id\":") && integer(std::numeric_limits<std::int32_t>::min(), m.id) &&
-           literal(",\"origin\":") &&
-           integer(std::numeric_limits<std::int32_t>::min(), m.origin) &&
+           literal(",\"origin\":") && integer(std::numeric_limits<std::int32_t>::min(), m.origin) &&
            literal(",\"targets\":") && int_list(m.targets) && literal("}");
   }
 

@@ -77,8 +77,8 @@ struct Simulation {
   std::vector<SimulatedStep> steps;  // 1..Schedule::steps
   double total_seconds = 0.0;
   double model_seconds = 0.0;
-  bool by_class = false;           // replayed by classes (past full_replay_limit)
-  std::size_t replayed_runs = 0;   // SimGrid runs: the steps, or the classes and conflicting steps
+  bool by_class = false;          // replayed by classes (past full_replay_limit)
+  std::size_t replayed_runs = 0;  // SimGrid runs: the steps, or the classes and conflicting steps
 };
 
 // Throws InvalidParameter for a bandwidth <= 0, negative latencies, add time or bytes, or a
