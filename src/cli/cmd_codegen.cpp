@@ -4,8 +4,9 @@
 //          also runs it with mpirun on P ranks and exits with its status;
 //   msccl  the MSCCL algorithm XML of a broadcast, allgather, scatter, gather or alltoall,
 //          or of an allreduce, reduce_scatter or reduce (docs/CODEGEN.md).
-// The schedule must pass `verify`; past --max-transfers (20,000) it is refused before
-// anything is written (size_limits.hpp). docs/CODEGEN.md.
+// The schedule must pass `verify`; past --max-transfers (20,000) an MPI program is written
+// as a translation rule when the schedule has one (mpi.hpp), and anything else is refused
+// before anything is written (size_limits.hpp). docs/CODEGEN.md.
 #include <fmt/core.h>
 
 #include <filesystem>
@@ -33,6 +34,7 @@ struct MpiCliOptions {
   bool barrier = false;
   bool build = false;
   bool run = false;
+  std::string form = "auto";
   SizeLimits limits;
 };
 
@@ -77,12 +79,38 @@ void run_mpi(const MpiCliOptions& o) {
   if ((o.build || o.run) && written_through(o.output))
     throw InvalidParameter("--build and --run need a file to compile", "-o");
   check_output(o.output);
-  const Schedule s = read_verified_schedule(o.file, o.limits, "an MPI program");
   MpiProgramOptions options;
+  if (o.form == "tables")
+    options.form = MpiProgramForm::tables;
+  else if (o.form == "rule")
+    options.form = MpiProgramForm::rule;
+  else if (o.form != "auto")
+    throw InvalidParameter(fmt::format("'{}': expected auto, tables or rule", o.form), "--form");
+  // Past the limit only a translation rule keeps the program small (mpi.hpp); the rule is
+  // looked for once (16.8 million transfers: half a minute), again only to explain a refusal.
+  const Schedule s = read_verified_schedule(o.file);
+  const auto over = over_limit(s, o.limits);
+  const auto refuse = [&](std::string_view why) {
+    return Unsupported(fmt::format("{} {}, more than the limit of {} for an MPI program of "
+                                   "tables, and {} ({} N raises it, 0 lifts it)",
+                                   over->count, over->noun, over->limit, why, over->option),
+                       o.file);
+  };
+  if (over && options.form == MpiProgramForm::tables) throw refuse("--form tables asks for them");
+  if (over) options.form = MpiProgramForm::rule;
   options.elements = static_cast<int>(bytes / 4);
   options.barrier = o.barrier;
   options.source = std::filesystem::path(o.file).filename().string();
-  write_output(o.output, generate_mpi_program(s, options));
+  std::string program;
+  try {
+    program = generate_mpi_program(s, options);
+  } catch (const Unsupported&) {
+    if (!over || has_translation_rule(s)) throw;
+    throw refuse(
+        "no translation rule: the schedule is not the same from every processor of a torus, "
+        "ring or hypercube");
+  }
+  write_output(o.output, program);
   if (!o.build && !o.run) return;
   const std::string executable = std::filesystem::path(o.output).replace_extension().string();
   compile_mpi_program(o.output, executable);
@@ -101,8 +129,7 @@ void run_msccl(const MscclCliOptions& o) {
   options.max_bytes = parse_bytes(o.max_bytes, "--max-bytes");
   const bool timed = !o.t0.empty() || !o.t1.empty();
   if (timed && (o.t0.empty() || o.t1.empty()))
-    throw InvalidParameter("a time model needs both --t0 and --t1",
-                           o.t0.empty() ? "--t0" : "--t1");
+    throw InvalidParameter("a time model needs both --t0 and --t1", o.t0.empty() ? "--t0" : "--t1");
   if (timed && (options.min_bytes != 0 || options.max_bytes != 0))
     throw InvalidParameter("give either --min-bytes/--max-bytes or a time model (--t0, --t1)",
                            "--min-bytes");
@@ -161,6 +188,11 @@ void add_codegen_command(CLI::App& app) {
   m->add_flag("--run", mpi->run,
               "compile it and run it with mpirun on P ranks; exit 1 if a rank "
               "reports wrong data");
+  m->add_option("--form", mpi->form,
+                "auto (a translation rule past 20,000 transfers when the schedule has one, "
+                "else tables) | tables (every transfer) | rule (each rank derives its "
+                "transfers; docs/CODEGEN.md)")
+      ->capture_default_str();
   add_size_options(m, mpi->limits);
   m->callback([mpi] { run_mpi(*mpi); });
 

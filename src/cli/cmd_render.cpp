@@ -1,9 +1,9 @@
 // `ccsched render FILE -o steps.svg|report.html`: pictures of a schedule, one panel per
 // step (seed 000 Figs. 2 and 4, seed 001 Figs. 9 and 10), or a self-contained HTML report
 // with the summary, the seeds' table, the pictures and step-through buttons. The output's
-// extension picks the form; the schedule must pass `verify`. Schedules past
-// --max-transfers (20,000) or --max-processors (1,024) are refused before anything is
-// drawn (size_limits.hpp). docs/RENDER.md.
+// extension picks the form; the schedule must pass `verify`. Past --max-transfers (20,000)
+// or --max-processors (1,024) it draws a summary instead (summary.hpp): transfers and
+// channels per step, the channel load histogram. docs/RENDER.md.
 #include <fmt/core.h>
 
 #include <filesystem>
@@ -13,6 +13,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/cost/units.hpp"
 #include "ccsched/render/html.hpp"
+#include "ccsched/render/summary.hpp"
 #include "ccsched/render/svg.hpp"
 #include "commands.hpp"
 #include "output.hpp"
@@ -60,9 +61,19 @@ void run_render(const RenderCliOptions& o) {
   report.message_bytes = parse_bytes(o.bytes, "--bytes");
   report.source = std::filesystem::path(o.file).filename().string();
 
-  const Schedule s =
-      read_verified_schedule(o.file, o.limits, html ? "an HTML report" : "step pictures");
-  write_output(o.output, html ? render_report_html(s, report) : render_steps_svg(s, render));
+  // Past the limits, a summary (summary.hpp) instead of the step panels.
+  const Schedule s = read_verified_schedule(o.file);
+  const std::string reason = over_limits(s, o.limits);
+  if (!reason.empty())
+    fmt::print(stderr,
+               "ccsched: render: {}: drawing a summary (transfers and channels per step, "
+               "channel load) instead of the step pictures (0 lifts the limit)\n",
+               reason);
+  if (!reason.empty())
+    write_output(o.output,
+                 html ? render_summary_html(s, report, reason) : render_summary_svg(s, reason));
+  else
+    write_output(o.output, html ? render_report_html(s, report) : render_steps_svg(s, render));
 }
 
 }  // namespace
@@ -87,7 +98,7 @@ void add_render_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--bytes", options->bytes, "report: bytes per message for the estimate")
       ->capture_default_str();
-  add_size_options(cmd, options->limits, true);
+  add_size_options(cmd, options->limits, true, "summarise");
   cmd->callback([options] { run_render(*options); });
 }
 

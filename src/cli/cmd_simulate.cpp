@@ -5,8 +5,8 @@
 // executions on the adding processors). Schedules that
 // break the channel or port rule are replayed with a warning — what a conflict costs is
 // what the replay shows; any other broken rule is an error. Without SimGrid in the build
-// the command says so (exit 2). Past --max-transfers (20,000) the replay is refused with
-// one line (size_limits.hpp): a million transfers take SimGrid far beyond minutes.
+// the command says so (exit 2). Past --max-transfers (20,000) the replay goes by class
+// (simulate.hpp): a million transfers would take SimGrid far beyond minutes one by one.
 // docs/SIMULATE.md.
 #include <fmt/core.h>
 
@@ -33,7 +33,7 @@ struct SimulateOptions {
   std::string tc;
   std::string bytes;
   bool json = false;
-  SizeLimits limits;
+  long long max_transfers = kDefaultMaxTransfers;
 };
 
 void run_simulate([[maybe_unused]] const SimulateOptions& o) {
@@ -44,8 +44,10 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
   p.hop_latency = parse_time(o.hop_latency, "--hop-latency");
   p.message_bytes = parse_bytes(o.bytes, "--bytes");
   if (!o.tc.empty()) p.add_time = parse_time_per_byte(o.tc, "--tc");
+  if (o.max_transfers < 0) throw InvalidParameter("must be 0 (always) or more", "--max-transfers");
+  p.full_replay_limit = o.max_transfers;
   // Rules 3 (channels) and 4 (ports) are resource conflicts the simulation can replay.
-  const Schedule s = read_verified_schedule(o.file, o.limits, "a SimGrid replay", {3, 4});
+  const Schedule s = read_verified_schedule(o.file, {3, 4});
   const bool reduction = is_reduction(s.collective);
   if (!o.tc.empty()) refuse_add_time_without_reduction(s, o.file);
   const Simulation r = simulate_schedule(s, p);
@@ -73,6 +75,7 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
     doc["total_seconds"] = r.total_seconds;
     doc["model_seconds"] = r.model_seconds;
     doc["slowdown"] = r.model_seconds > 0 ? r.total_seconds / r.model_seconds : 1.0;
+    if (r.by_class) doc["replayed_by_class"] = r.replayed_runs;
     fmt::print("{}\n", doc.dump(2));
     return;
   }
@@ -89,6 +92,12 @@ void run_simulate([[maybe_unused]] const SimulateOptions& o) {
       reduction ? fmt::format("input vector ({} block{}), adds at {:.6g} us/B", s.collective.blocks,
                               s.collective.blocks == 1 ? "" : "s", p.add_time * 1e6)
                 : "message");
+  if (r.by_class)
+    fmt::print(
+        "replayed by class: {} transfers, more than --max-transfers {}: {} SimGrid "
+        "run{} (each distinct flow and add of the steps without a shared channel once, "
+        "every step with one whole; docs/SIMULATE.md)\n",
+        s.transfers.size(), o.max_transfers, r.replayed_runs, r.replayed_runs == 1 ? "" : "s");
   // A reduction's rows also show how much of each simulated step its adds took.
   const auto row = [&](const auto& step, const std::string& transfers, double seconds, double adds,
                        double model) {
@@ -137,7 +146,11 @@ void add_simulate_command(CLI::App& app) {
                   "default 0");
   cmd->add_flag("--json", options->json,
                 "print {\"step_seconds\": [...], \"total_seconds\": ..., \"model_seconds\": ...}");
-  add_size_options(cmd, options->limits);
+  cmd->add_option("--max-transfers", options->max_transfers,
+                  "past this many transfers replay by class: the flows of steps without a "
+                  "shared channel once per distinct size and hop count (0: replay every "
+                  "transfer)")
+      ->capture_default_str();
   cmd->callback([options] { run_simulate(*options); });
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -31,35 +32,55 @@ struct SizeLimits {
 };
 
 // --max-transfers (and --max-processors when `processors`) on `cmd`.
-inline void add_size_options(CLI::App* cmd, SizeLimits& limits, bool processors = false) {
+// `past` says what happens past a limit ("refuse", the default).
+inline void add_size_options(CLI::App* cmd, SizeLimits& limits, bool processors = false,
+                             const std::string& past = "refuse") {
   cmd->add_option("--max-transfers", limits.max_transfers,
-                  "refuse schedules with more transfers than this (0: no limit)")
+                  past + " schedules with more transfers than this (0: no limit)")
       ->capture_default_str();
   if (processors)
     cmd->add_option("--max-processors", limits.max_processors,
-                    "refuse networks with more processors than this (0: no limit)")
+                    past + " networks with more processors than this (0: no limit)")
         ->capture_default_str();
 }
 
-// Throws InvalidParameter for a negative limit, Unsupported (one line, exit 2) when `s` is
-// over a limit; `output` says what would have been made ("an MPI program").
-inline void refuse_if_too_large(const Schedule& s, const std::string& file,
-                                const SizeLimits& limits, std::string_view output) {
+// The first limit `s` is over: "transfers" or "processors", how many, the limit and its
+// option; nothing when within. Throws InvalidParameter for a negative limit.
+struct OverLimit {
+  std::string_view noun, option;
+  long long count = 0, limit = 0;
+};
+inline std::optional<OverLimit> over_limit(const Schedule& s, const SizeLimits& limits) {
   if (limits.max_transfers < 0)
     throw InvalidParameter("must be 0 (no limit) or more", "--max-transfers");
   if (limits.max_processors < 0)
     throw InvalidParameter("must be 0 (no limit) or more", "--max-processors");
   const auto transfers = static_cast<long long>(s.transfers.size());
   if (limits.max_transfers > 0 && transfers > limits.max_transfers)
-    throw Unsupported(fmt::format("{} transfers, more than the limit of {} for {} (--max-transfers "
-                                  "N raises it, 0 lifts it)",
-                                  transfers, limits.max_transfers, output),
-                      file);
+    return OverLimit{"transfers", "--max-transfers", transfers, limits.max_transfers};
   const long long processors = s.topology.processor_count();
   if (limits.max_processors > 0 && processors > limits.max_processors)
-    throw Unsupported(fmt::format("{} processors, more than the limit of {} for {} "
-                                  "(--max-processors N raises it, 0 lifts it)",
-                                  processors, limits.max_processors, output),
+    return OverLimit{"processors", "--max-processors", processors, limits.max_processors};
+  return std::nullopt;
+}
+
+// What `render` does past a limit (a summary): the limit `s` is over, as "N transfers, more
+// than --max-transfers M", or empty.
+inline std::string over_limits(const Schedule& s, const SizeLimits& limits) {
+  const auto over = over_limit(s, limits);
+  return over ? fmt::format("{} {}, more than {} {}", over->count, over->noun, over->option,
+                            over->limit)
+              : std::string();
+}
+
+// Throws InvalidParameter for a negative limit, Unsupported (one line, exit 2) when `s` is
+// over a limit; `output` says what would have been made ("an MPI program").
+inline void refuse_if_too_large(const Schedule& s, const std::string& file,
+                                const SizeLimits& limits, std::string_view output) {
+  if (const auto over = over_limit(s, limits))
+    throw Unsupported(fmt::format("{} {}, more than the limit of {} for {} ({} N raises it, 0 "
+                                  "lifts it)",
+                                  over->count, over->noun, over->limit, output, over->option),
                       file);
 }
 

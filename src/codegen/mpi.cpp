@@ -14,11 +14,18 @@
 
 #include "ccsched/core/error.hpp"
 #include "ranks.hpp"
+#include "translation.hpp"
 
 namespace ccsched {
 namespace {
 
 using codegen_detail::RankMap;
+using codegen_detail::translation_rule;
+using codegen_detail::TranslationRule;
+
+constexpr const char* kNoRule =
+    "no translation rule: the schedule is not the same from every processor of a torus, "
+    "ring or hypercube (docs/CODEGEN.md, \"Large schedules\")";
 
 // `name[] = {a, b, ...};` wrapped at 100 columns.
 std::string int_table(const std::string& declaration, const std::vector<int>& values) {
@@ -77,6 +84,91 @@ static int summarize(int rank, int bad, double elapsed, const char* success) {
 }
 )";
 
+// What the driver asks of the messages and transfers, from the tables of every transfer.
+constexpr const char* kTableAccess = R"(
+/* The tables are complete: nothing to prepare. */
+static void prepare_tables(int rank) { (void)rank; }
+static int origin_of(int m) { return msg_origin[m]; }
+static int is_target(int m, int rank) {
+  int k;
+  for (k = msg_target_start[m]; k < msg_target_start[m + 1]; ++k)
+    if (msg_targets[k] == rank) return 1;
+  return 0;
+}
+)";
+
+// The same from a translation rule (translation.hpp): prepare_tables derives this rank's
+// transfers (its receives and its sends, step by step) from the entries, into the arrays
+// the driver indexes; message shape * RANKS + o has origin o.
+constexpr const char* kRuleAccess = R"(
+/* a + sign * b in the group of the node ids: digit by digit modulo the radix. */
+static int group_op(int a, int b, int sign) {
+  int result = 0, place = 1, i;
+  for (i = DIGITS - 1; i >= 0; --i) {
+    const int r = radix[i];
+    const int d = ((a % r + sign * (b % r)) % r + r) % r;
+    a /= r;
+    b /= r;
+    result += d * place;
+    place *= r;
+  }
+  return result;
+}
+
+static int* step_start;
+static int* tr_from;
+static int* tr_to;
+static int* tr_msg_start;
+static int* tr_msgs;
+
+/* Appends the transfer of entry en between `from` and `to` (the receiver names the
+ * messages: origin to - offset). */
+static void add_transfer(int en, int from, int to, int* t, int* x) {
+  int k;
+  tr_from[*t] = from;
+  tr_to[*t] = to;
+  for (k = en_msg_start[en]; k < en_msg_start[en + 1]; ++k)
+    tr_msgs[(*x)++] = en_shape[k] * RANKS + group_op(to, en_offset[k], -1);
+  tr_msg_start[++*t] = *x;
+}
+
+static void prepare_tables(int rank) {
+  int s, en, t = 0, x = 0;
+  step_start = (int*)malloc((STEPS + 1) * sizeof(int));
+  tr_from = (int*)malloc((2 * (size_t)ENTRIES + 1) * sizeof(int));
+  tr_to = (int*)malloc((2 * (size_t)ENTRIES + 1) * sizeof(int));
+  tr_msg_start = (int*)malloc((2 * (size_t)ENTRIES + 1) * sizeof(int));
+  tr_msgs = (int*)malloc((2 * (size_t)en_msg_start[ENTRIES] + 1) * sizeof(int));
+  if (!step_start || !tr_from || !tr_to || !tr_msg_start || !tr_msgs) {
+    fprintf(stderr, "rank %d: out of memory\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  tr_msg_start[0] = 0;
+  for (s = 0; s < STEPS; ++s) {
+    step_start[s] = t;
+    for (en = entry_start[s]; en < entry_start[s + 1]; ++en) {
+      add_transfer(en, group_op(rank, en_delta[en], -1), rank, &t, &x); /* receive */
+      add_transfer(en, rank, group_op(rank, en_delta[en], +1), &t, &x); /* send */
+    }
+  }
+  step_start[STEPS] = t;
+}
+
+static int origin_of(int m) { return m % RANKS; }
+static int is_target(int m, int rank) {
+  const int shape = m / RANKS, offset = group_op(rank, m % RANKS, -1);
+  int lo = shape_start[shape], hi = shape_start[shape + 1]; /* sorted offsets */
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (shape_offsets[mid] < offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < shape_start[shape + 1] && shape_offsets[lo] == offset;
+}
+)";
+
 // The driver: reads the tables, runs the steps, checks the data. Written once, here.
 constexpr const char* kDriver = R"(
 /* Contents of element i of message m: any value a wrong copy would not reproduce. */
@@ -91,6 +183,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   require_ranks(argv[0], rank);
+  prepare_tables(rank);
 
   const int e = CCSCHED_ELEMENTS;
   int* data = (int*)calloc((size_t)MESSAGES * (size_t)e, sizeof(int));
@@ -103,7 +196,7 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   for (m = 0; m < MESSAGES; ++m)
-    if (msg_origin[m] == rank) {
+    if (origin_of(m) == rank) {
       for (i = 0; i < e; ++i) data[(size_t)m * e + i] = payload(m, i);
       held[m] = 1;
     }
@@ -159,11 +252,8 @@ int main(int argc, char** argv) {
   /* Check: every message the collective delivers to this rank, with its contents. */
   int expected = 0, correct = 0, relayed = 0;
   for (m = 0; m < MESSAGES; ++m) {
-    int target = 0;
-    for (k = msg_target_start[m]; k < msg_target_start[m + 1]; ++k)
-      if (msg_targets[k] == rank) target = 1;
-    if (!target) {
-      if (held[m] && msg_origin[m] != rank) ++relayed;
+    if (!is_target(m, rank)) {
+      if (held[m] && origin_of(m) != rank) ++relayed;
       continue;
     }
     ++expected;
@@ -365,6 +455,81 @@ std::string program_name(const Schedule& s) {
                      s.topology.name().empty() ? "a network" : s.topology.name());
 }
 
+// The program of a translation rule (translation.hpp): the group, the shapes and the
+// entries, with kRuleAccess deriving each rank's transfers.
+std::string rule_program(const Schedule& s, const TranslationRule& rule,
+                         const MpiProgramOptions& options) {
+  const RankMap ranks(s.topology);
+  std::vector<int> shape_start{0}, shape_offsets,
+      entry_start(static_cast<std::size_t>(s.steps) + 1, 0), delta, msg_start{0}, offset, shape;
+  for (const auto& sh : rule.shapes) {
+    shape_offsets.insert(shape_offsets.end(), sh.begin(), sh.end());
+    shape_start.push_back(static_cast<int>(shape_offsets.size()));
+  }
+  int max_per_transfer = 1;
+  std::vector<int> per_step(static_cast<std::size_t>(s.steps) + 1, 0);
+  for (const auto& e : rule.entries) {
+    if (e.step < 1 || e.step > s.steps)
+      throw InvalidInput("transfer outside the schedule's steps", "transfers");
+    ++entry_start[static_cast<std::size_t>(e.step)];
+    ++per_step[static_cast<std::size_t>(e.step)];
+    delta.push_back(e.delta);
+    for (const auto& [o, sh] : e.messages) {
+      offset.push_back(o);
+      shape.push_back(sh);
+    }
+    msg_start.push_back(static_cast<int>(offset.size()));
+    max_per_transfer = std::max(max_per_transfer, static_cast<int>(e.messages.size()));
+  }
+  for (std::size_t i = 1; i < entry_start.size(); ++i) entry_start[i] += entry_start[i - 1];
+  // A rank receives once and sends once per entry of a step.
+  const int max_slots = std::max(1, 2 * *std::max_element(per_step.begin(), per_step.end()));
+  const std::string name = program_name(s);
+  std::string out = fmt::format(
+      "/* Generated by ccsched 0.1.0 (ccsched codegen mpi){}: {}, {} ranks, {} steps, {} "
+      "transfers,\n"
+      " * written as a translation rule of {} entries (docs/CODEGEN.md, \"Large schedules\").\n"
+      " *\n"
+      " * Build and run:  mpicc -O2 -o prog prog.c && mpirun -np {} ./prog\n"
+      " * Options:        -DCCSCHED_ELEMENTS=n (ints per message, default {}),\n"
+      " *                 -DCCSCHED_BARRIER=1 (MPI_Barrier after every step).\n"
+      " *\n"
+      " * Rank r is processor r; the node ids, read in mixed radix (radix[]), form a group,\n"
+      " * and the schedule is the same from every processor's point of view: in step s every\n"
+      " * rank v receives, for each entry e of that step, from v - en_delta[e] the messages of\n"
+      " * origin v - en_offset[k] and shape en_shape[k], and sends the same entry to\n"
+      " * v + en_delta[e]. Message shape * RANKS + o comes from o to o + shape_offsets[...].\n"
+      " * Each rank derives its own transfers from the entries (prepare_tables), then runs\n"
+      " * and checks them as every ccsched program does.\n"
+      " */\n"
+      "#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+      "#ifndef CCSCHED_ELEMENTS\n#define CCSCHED_ELEMENTS {}\n#endif\n"
+      "#ifndef CCSCHED_BARRIER\n#define CCSCHED_BARRIER {}\n#endif\n\n"
+      "#define SCHEDULE_NAME {}\n"
+      "enum {{ RANKS = {}, SHAPES = {}, MESSAGES = {}, STEPS = {}, ENTRIES = {}, DIGITS = {}, "
+      "MAX_PER_TRANSFER = {}, MAX_SLOTS = {} }};\n\n",
+      options.source.empty() ? "" : " from " + options.source, name, ranks.size(), s.steps,
+      s.transfers.size(), rule.entries.size(), ranks.size(), options.elements, options.elements,
+      options.barrier ? 1 : 0, c_string(name), ranks.size(), rule.shapes.size(),
+      rule.shapes.size() * static_cast<std::size_t>(ranks.size()), s.steps, rule.entries.size(),
+      rule.radix.size(), max_per_transfer, max_slots);
+  out += rank_labels(s, ranks);
+  out += int_table("static const int radix[]", rule.radix);
+  out += "/* Shapes: the targets' offsets from the origin, sorted. */\n";
+  out += int_table("static const int shape_start[]", shape_start);
+  out += int_table("static const int shape_offsets[]", shape_offsets);
+  out += "\n/* Entries of step s (0-based): entry_start[s] .. entry_start[s + 1] - 1. */\n";
+  out += int_table("static const int entry_start[]", entry_start);
+  out += int_table("static const int en_delta[]", delta);
+  out += int_table("static const int en_msg_start[]", msg_start);
+  out += int_table("static const int en_offset[]", offset);
+  out += int_table("static const int en_shape[]", shape);
+  out += kRuleAccess;
+  out += kDriverCommon;
+  out += kDriver;
+  return out;
+}
+
 // A reduction schedule's program: the tables of the transfers (blocks, send, recv) and of
 // the accumulators rule R3 names, around kReductionDriver. `elements` ints of 4 bytes are
 // the whole vector; each block gets its share as int64 values (at least one).
@@ -475,6 +640,8 @@ std::string reduction_program(const Schedule& s, const MpiProgramOptions& option
 
 }  // namespace
 
+bool has_translation_rule(const Schedule& s) { return translation_rule(s).has_value(); }
+
 std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& options) {
   if (options.elements < 1)
     throw InvalidParameter(fmt::format("{} ints per message; needs at least 1", options.elements),
@@ -518,6 +685,15 @@ std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& opt
   }
   for (std::size_t i = 1; i < step_start.size(); ++i) step_start[i] += step_start[i - 1];
 
+  if (options.form != MpiProgramForm::tables) {
+    if (auto rule = translation_rule(s)) {
+      if (options.form == MpiProgramForm::rule ||
+          static_cast<std::int64_t>(s.transfers.size()) > options.rule_threshold)
+        return rule_program(s, *rule, options);
+    } else if (options.form == MpiProgramForm::rule) {
+      throw Unsupported(kNoRule, "codegen mpi");
+    }
+  }
   const std::string name = program_name(s);
   std::string out = fmt::format(
       "/* Generated by ccsched 0.1.0 (ccsched codegen mpi){}: {}, {} ranks, {} steps, {} "
@@ -556,6 +732,7 @@ std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& opt
   out += int_table("static const int tr_to[]", to);
   out += int_table("static const int tr_msg_start[]", msg_start);
   out += int_table("static const int tr_msgs[]", carried);
+  out += kTableAccess;
   out += kDriverCommon;
   out += kDriver;
   return out;

@@ -36,6 +36,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -405,6 +406,19 @@ class Reader {
   std::string where_;
 };
 
+// Whether a `collective` value names a reduction kind, when it names a known kind.
+std::optional<bool> reduction_of(const json& collective) {
+  if (!collective.is_object()) return std::nullopt;
+  const auto kind = collective.find("kind");
+  if (kind == collective.end() || !kind->is_string()) return std::nullopt;
+  std::string upper = kind->get<std::string>();
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  const auto* found = std::find(std::begin(kKindNames), std::end(kKindNames), upper);
+  if (found == std::end(kKindNames)) return std::nullopt;
+  return reduction_kind(static_cast<CollectiveKind>(found - std::begin(kKindNames)));
+}
+
 // Adds a value where a tree builder is: the root when nothing is open, else the end of the
 // innermost open array or the member `key` of the innermost open object (a repeated key:
 // the last value wins, as in nlohmann's own builder). Returns where it went, which stays
@@ -544,15 +558,7 @@ class SchedulePass {
   // Whether the collective read so far is a reduction, if its kind can be told yet.
   std::optional<bool> reduction_known() const {
     const auto it = root_.find("collective");
-    if (it == root_.end() || !it->is_object()) return std::nullopt;
-    const auto kind = it->find("kind");
-    if (kind == it->end() || !kind->is_string()) return std::nullopt;
-    std::string upper = kind->get<std::string>();
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
-    const auto* found = std::find(std::begin(kKindNames), std::end(kKindNames), upper);
-    if (found == std::end(kKindNames)) return std::nullopt;
-    return reduction_kind(static_cast<CollectiveKind>(found - std::begin(kKindNames)));
+    return it == root_.end() ? std::nullopt : reduction_of(*it);
   }
 
   // --- the document's tree (everything but the streamed elements) ---
@@ -772,6 +778,263 @@ class SchedulePass {
   std::string syntax_error_;
 };
 
+// The fast path (docs/RELIABILITY.md "Limits"): a document whose `messages` and
+// `transfers` elements are all in the exact shape the writer gives them, and whose
+// `collective` comes before `transfers`, is read by a scanner of its own: nlohmann's lexer
+// costs about 4 s per million transfers, which at 16.8 million would take minutes. The
+// scanner copies everything but those two arrays into a small text (with `[]` in their
+// place) for nlohmann and the Reader, and converts the elements straight from the bytes.
+// At the first thing it does not expect (another key order, whitespace inside an element
+// or not, a float, an escape in a top-level key, a syntax error) it gives up and the
+// document is read again by the SAX pass above, so every error, tolerance and place stays
+// that pass's.
+class FastScan {
+ public:
+  // `more` refills: it returns the next chunk of the text (empty at the end).
+  explicit FastScan(std::function<std::string_view()> more) : more_(std::move(more)) {}
+
+  // True when the whole document was scanned; `head` and `streamed` are then filled.
+  bool run(std::string& head, StreamedArrays& streamed) {
+    head_ = &head;
+    streamed_ = &streamed;
+    ws(true);
+    if (get_copy() != '{') return false;
+    ws(true);
+    if (peek() == '}') {
+      get_copy();
+    } else {
+      for (;;) {
+        std::string key;
+        if (!top_key(key)) return false;
+        ws(true);
+        if (get_copy() != ':') return false;
+        ws(true);
+        if (key == "messages" || key == "transfers") {
+          if (!big_array(key == "messages")) return false;
+        } else {
+          const std::size_t from = head_->size();
+          if (!copy_value()) return false;
+          if (key == "collective") {
+            if (collective_) return false;  // given twice: the SAX pass decides
+            collective_ = head_->substr(from);
+          }
+        }
+        ws(true);
+        const int c = get_copy();
+        if (c == '}') break;
+        if (c != ',') return false;
+        ws(true);
+      }
+    }
+    ws(false);
+    return peek() == kEnd;
+  }
+
+ private:
+  static constexpr int kEnd = -1;
+
+  int peek() {
+    if (at_ == chunk_.size()) {
+      if (done_) return kEnd;
+      chunk_ = more_();
+      at_ = 0;
+      if (chunk_.empty()) {
+        done_ = true;
+        return kEnd;
+      }
+    }
+    return static_cast<unsigned char>(chunk_[at_]);
+  }
+  int get() {
+    const int c = peek();
+    if (c != kEnd) ++at_;
+    return c;
+  }
+  int get_copy() {
+    const int c = get();
+    if (c != kEnd) head_->push_back(static_cast<char>(c));
+    return c;
+  }
+  static bool space(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+  void ws(bool copy) {
+    while (space(peek())) copy ? get_copy() : get();
+  }
+  // Expects exactly `text` (no whitespace) and consumes it.
+  bool literal(std::string_view text) {
+    for (const char c : text)
+      if (get() != static_cast<unsigned char>(c)) return false;
+    return true;
+  }
+
+  // A top-level key without escapes, copied to the head.
+  bool top_key(std::string& key) {
+    if (get_copy() != '"') return false;
+    for (;;) {
+      const int c = get_copy();
+      if (c == kEnd || c == '\\' || c < 0x20) return false;
+      if (c == '"') return true;
+      key.push_back(static_cast<char>(c));
+    }
+  }
+
+  // Any value, copied as it is; nlohmann checks it when it parses the head.
+  bool copy_value() {
+    int depth = 0;
+    for (;;) {
+      const int c = peek();
+      if (c == kEnd) return false;
+      if (depth == 0 && (c == ',' || c == '}' || c == ']')) return true;  // a scalar's end
+      get_copy();
+      if (c == '"') {
+        for (int d = get_copy(); d != '"'; d = get_copy()) {
+          if (d == kEnd || (d == '\\' && get_copy() == kEnd)) return false;
+        }
+        if (depth == 0) return true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        return true;
+      }
+    }
+  }
+
+  // An integer as the writer writes it ('-'? digits, no leading zero) in [lo, INT32_MAX].
+  bool integer(std::int64_t lo, std::int32_t& out) {
+    bool negative = false;
+    if (peek() == '-') {
+      get();
+      negative = true;
+    }
+    int c = get();
+    if (c < '0' || c > '9') return false;
+    std::int64_t x = c - '0';
+    int digits = 1;
+    while ((c = peek()) >= '0' && c <= '9') {
+      if (x == 0 || ++digits > 10) return false;  // a leading zero, or out of range anyway
+      x = x * 10 + (get() - '0');
+    }
+    if (c == '.' || c == 'e' || c == 'E') return false;
+    if (negative) x = -x;
+    if (x < lo || x > std::numeric_limits<std::int32_t>::max()) return false;
+    out = static_cast<std::int32_t>(x);
+    return true;
+  }
+  // `[1,2,3]` (no whitespace).
+  bool int_list(std::vector<std::int32_t>& out) {
+    if (get() != '[') return false;
+    if (peek() == ']') {
+      get();
+      return true;
+    }
+    for (;;) {
+      std::int32_t x = 0;
+      if (!integer(std::numeric_limits<std::int32_t>::min(), x)) return false;
+      out.push_back(x);
+      const int c = get();
+      if (c == ']') return true;
+      if (c != ',') return false;
+    }
+  }
+  // One of two quoted words: 0 for `first`, 1 for `second`, -1 otherwise.
+  int word(std::string_view first, std::string_view second) {
+    if (get() != '"') return -1;
+    std::string w;
+    for (int c = get(); c != '"'; c = get()) {
+      if (c == kEnd || c == '\\' || w.size() > 8) return -1;
+      w.push_back(static_cast<char>(c));
+    }
+    return w == first ? 0 : w == second ? 1 : -1;
+  }
+
+  bool message(Message& m) {
+    return literal("{\"id\":") && integer(std::numeric_limits<std::int32_t>::min(), m.id) &&
+           literal(",\"origin\":") && integer(std::numeric_limits<std::int32_t>::min(), m.origin) &&
+           literal(",\"targets\":") && int_list(m.targets) && literal("}");
+  }
+
+  bool transfer(Transfer& t, bool reduction) {
+    if (!literal("{\"step\":") || !integer(0, t.step) || !literal(",\"path\":") ||
+        !int_list(t.path) || get() != ',' || get() != '"')
+      return false;
+    int c = get();
+    if (c == 'm') {  // "messages"
+      if (!literal("essages\":") || !int_list(t.messages)) return false;
+      if (!reduction) return get() == '}';
+      if (!literal(",\"")) return false;
+      c = get();
+    }
+    if (!reduction || c != 'b' || !literal("locks\":") || !int_list(t.blocks) ||
+        !literal(",\"send\":"))
+      return false;
+    const int send = word("input", "acc");
+    if (send < 0 || !literal(",\"recv\":")) return false;
+    const int recv = word("reduce", "copy");
+    if (recv < 0 || get() != '}') return false;
+    t.send = send == 1 ? ReductionSend::acc : ReductionSend::input;
+    t.recv = recv == 1 ? ReductionRecv::copy : ReductionRecv::reduce;
+    return true;
+  }
+
+  // The elements of a top-level `messages` or `transfers` array; `[]` goes to the head.
+  bool big_array(bool messages) {
+    if (get() != '[') return false;
+    head_->append("[]");
+    std::optional<bool> reduction;
+    if (messages) {
+      if (streamed_->messages) return false;  // given twice: the SAX pass decides
+      streamed_->messages = true;
+    } else {
+      if (streamed_->transfers || !collective_) return false;
+      const json collective = json::parse(*collective_, nullptr, false);
+      reduction = reduction_of(collective);
+      if (!reduction) return false;
+      streamed_->transfers = true;
+      streamed_->transfers_reduction = reduction;
+    }
+    ws(false);
+    if (peek() == ']') {
+      get();
+      return true;
+    }
+    for (;;) {
+      if (messages) {
+        Message m;
+        if (!message(m)) return false;
+        streamed_->message_list.push_back(std::move(m));
+      } else {
+        Transfer t;
+        if (!transfer(t, *reduction)) return false;
+        streamed_->transfer_list.push_back(std::move(t));
+      }
+      ws(false);
+      const int c = get();
+      if (c == ']') return true;
+      if (c != ',') return false;
+      ws(false);
+    }
+  }
+
+  std::function<std::string_view()> more_;
+  std::string_view chunk_;
+  std::size_t at_ = 0;
+  bool done_ = false;
+  std::string* head_ = nullptr;
+  StreamedArrays* streamed_ = nullptr;
+  std::optional<std::string> collective_;  // the text of the top-level `collective`
+};
+
+// The fast path: the schedule when FastScan reads the whole text `more` yields, else
+// nothing (the caller reads it again with read_document).
+std::optional<Schedule> read_fast(const std::function<std::string_view()>& more,
+                                  std::string_view where) {
+  std::string head;
+  StreamedArrays streamed;
+  if (!FastScan(more).run(head, streamed)) return std::nullopt;
+  const json doc = json::parse(head, nullptr, false);
+  if (doc.is_discarded()) return std::nullopt;
+  return Reader(where).read(doc, streamed);
+}
+
 // Parses `input` (anything nlohmann's sax_parse takes) and reads the schedule in it.
 template <typename Input>
 Schedule read_document(Input&& input, std::string_view where) {
@@ -917,6 +1180,13 @@ std::string write_schedule_json(const Schedule& s) {
 }
 
 Schedule read_schedule_json(std::string_view text, std::string_view where) {
+  bool given = false;
+  const auto once = [&]() -> std::string_view {
+    if (given) return {};
+    given = true;
+    return text;
+  };
+  if (auto s = read_fast(once, where)) return std::move(*s);
   return read_document(text, where);
 }
 
@@ -929,7 +1199,20 @@ Schedule read_schedule_file(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) throw InvalidInput("is a directory", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidInput("cannot open file", path);
-  // Read as a stream: a million-transfer document is never in memory as text (file comment).
+  // Read as a stream: a million-transfer document is never in memory as text (file
+  // comment), first by the fast path, then, if it gives up, again by the SAX pass.
+  {
+    std::vector<char> buffer(std::size_t{1} << 20);
+    const auto chunk = [&]() -> std::string_view {
+      in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      return {buffer.data(), static_cast<std::size_t>(in.gcount())};
+    };
+    std::optional<Schedule> fast = read_fast(chunk, path);
+    if (in.bad()) throw InvalidInput("cannot read file", path);
+    if (fast) return std::move(*fast);
+  }
+  in.clear();
+  in.seekg(0);
   Schedule s = read_document(in, path);
   if (in.bad()) throw InvalidInput("cannot read file", path);
   return s;

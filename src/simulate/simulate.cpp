@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <map>
+#include <set>
 #include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
@@ -85,7 +86,8 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
   std::vector<std::vector<Started>> plan(steps.size());
   std::vector<std::vector<std::pair<sg4::Host*, double>>> work(steps.size());
   for (std::size_t s = 0; s < steps.size(); ++s) {
-    if (steps[s].empty()) continue;
+    const bool work_here = p.add_time > 0 && s < adds.size() && !adds[s].empty();
+    if (steps[s].empty() && !work_here) continue;
     auto* zone = sg4::create_full_zone(fmt::format("step{}", s + 1));
     zone->set_parent(root);
     std::map<std::pair<NodeId, int>, sg4::Host*> hosts;  // (processor, copy) -> host
@@ -120,7 +122,7 @@ std::vector<double> run_simgrid(const Topology& t, const std::vector<std::vector
   std::vector<double> seconds(2 * steps.size(), 0.0);
   sg4::Actor::create("steps", driver_host, [&] {
     for (std::size_t s = 0; s < plan.size(); ++s) {
-      if (plan[s].empty()) continue;
+      if (plan[s].empty() && work[s].empty()) continue;
       const double start = sg4::Engine::get_clock();
       std::vector<sg4::CommPtr> comms;
       for (const Started& st : plan[s])
@@ -168,8 +170,8 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
   // Flows per step, checked here so that the child has nothing left to refuse.
   const std::vector<std::int64_t> bytes = transfer_bytes(s, p.message_bytes);
   const std::vector<std::vector<ProcessorAdds>> adds = reduction_adds(s, p.message_bytes);
-  std::vector<std::vector<Flow>> steps(static_cast<std::size_t>(std::max(s.steps, 0)));
-  for (std::size_t i = 0; i < s.transfers.size(); ++i) {
+  const auto step_count = static_cast<std::size_t>(std::max(s.steps, 0));
+  const auto flow_of = [&](std::size_t i) {
     const Transfer& tr = s.transfers[i];
     const std::string where = fmt::format("transfers[{}]", i);
     if (tr.step < 1 || tr.step > s.steps)
@@ -185,7 +187,82 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
       flow.channels.push_back(*c);
     }
     flow.bytes = static_cast<double>(bytes[i]);
-    steps[static_cast<std::size_t>(tr.step - 1)].push_back(std::move(flow));
+    return flow;
+  };
+  // What the child replays: `runs`, each a list of flows and adds; a step's time is the
+  // longest of its runs (one run: the step itself, in a full replay).
+  std::vector<std::vector<Flow>> runs;
+  std::vector<std::vector<ProcessorAdds>> run_adds;
+  std::vector<std::vector<std::size_t>> step_runs(step_count);
+  std::vector<int> step_transfers(step_count, 0);
+  const bool by_class = p.full_replay_limit > 0 &&
+                        static_cast<std::int64_t>(s.transfers.size()) > p.full_replay_limit;
+  if (!by_class) {
+    runs.resize(step_count);
+    for (std::size_t i = 0; i < s.transfers.size(); ++i) {
+      Flow flow = flow_of(i);
+      runs[static_cast<std::size_t>(s.transfers[i].step - 1)].push_back(std::move(flow));
+    }
+    run_adds = adds;
+    for (std::size_t i = 0; i < step_count; ++i) {
+      step_runs[i].push_back(i);
+      step_transfers[i] = static_cast<int>(runs[i].size());
+    }
+  } else {
+    // Replay by classes (simulate.hpp): a step whose transfers hold disjoint channels is
+    // the slowest of independent flows, each taking what it takes alone; each distinct
+    // (hops, bytes) is replayed once, and each distinct amount one processor adds once.
+    std::vector<std::vector<std::size_t>> by_step(step_count);
+    for (std::size_t i = 0; i < s.transfers.size(); ++i) {
+      const Transfer& tr = s.transfers[i];
+      if (tr.step < 1 || tr.step > s.steps) flow_of(i);  // throws, naming the transfer
+      by_step[static_cast<std::size_t>(tr.step - 1)].push_back(i);
+    }
+    std::map<std::pair<std::size_t, std::int64_t>, std::size_t> flow_class;  // (hops, bytes)
+    std::map<std::int64_t, std::size_t> add_class;                           // bytes added
+    std::vector<std::size_t> holder(static_cast<std::size_t>(t.channel_count()), 0);
+    std::size_t stamp = 0;
+    for (std::size_t i = 0; i < step_count; ++i) {
+      ++stamp;
+      std::vector<Flow> flows;
+      bool shared = false;
+      for (const std::size_t k : by_step[i]) {
+        Flow flow = flow_of(k);
+        for (const ChannelId c : flow.channels) {
+          shared = shared || holder[static_cast<std::size_t>(c)] == stamp;
+          holder[static_cast<std::size_t>(c)] = stamp;
+        }
+        flows.push_back(std::move(flow));
+      }
+      step_transfers[i] = static_cast<int>(flows.size());
+      const std::vector<ProcessorAdds> no_adds;
+      const auto& step_adds = i < adds.size() ? adds[i] : no_adds;
+      if (shared) {  // a conflict: the whole step, as in a full replay
+        step_runs[i].push_back(runs.size());
+        runs.push_back(std::move(flows));
+        run_adds.push_back(step_adds);
+        continue;
+      }
+      std::set<std::size_t> mine;
+      for (Flow& flow : flows) {
+        const auto key = std::pair{flow.channels.size(), static_cast<std::int64_t>(flow.bytes)};
+        auto [it, fresh] = flow_class.try_emplace(key, runs.size());
+        if (fresh) {
+          runs.push_back({std::move(flow)});
+          run_adds.emplace_back();
+        }
+        mine.insert(it->second);
+      }
+      for (const ProcessorAdds& a : step_adds) {
+        auto [it, fresh] = add_class.try_emplace(a.bytes, runs.size());
+        if (fresh) {
+          runs.emplace_back();
+          run_adds.push_back({a});
+        }
+        mine.insert(it->second);
+      }
+      step_runs[i].assign(mine.begin(), mine.end());
+    }
   }
 
   // The linear model's figures: seed 001, eq. (1), with t1 = 1 / bandwidth.
@@ -205,7 +282,7 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
     ::close(fds[0]);
     int status = 1;
     try {
-      const std::vector<double> seconds = run_simgrid(t, steps, adds, p);
+      const std::vector<double> seconds = run_simgrid(t, runs, run_adds, p);
       if (write_all(fds[1], seconds.data(), seconds.size() * sizeof(double))) status = 0;
     } catch (const std::exception& e) {
       const std::string line = fmt::format("ccsched: simulation failed: {}\n", e.what());
@@ -215,7 +292,7 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
     ::_exit(status);  // no destructors, no atexit handlers of the parent's state
   }
   ::close(fds[1]);
-  std::vector<double> seconds(2 * steps.size(), 0.0);  // step times, then their adds
+  std::vector<double> seconds(2 * runs.size(), 0.0);  // run times, then their adds
   std::size_t got = 0;
   char* buffer = reinterpret_cast<char*>(seconds.data());
   const std::size_t want = seconds.size() * sizeof(double);
@@ -233,12 +310,18 @@ Simulation simulate_schedule(const Schedule& s, const SimulationParameters& p) {
     throw Unsupported("the SimGrid simulation failed (see the message above)", "simulate");
 
   Simulation result;
-  for (std::size_t i = 0; i < steps.size(); ++i) {
+  result.replayed_runs = runs.size();
+  result.by_class = by_class;
+  for (std::size_t i = 0; i < step_count; ++i) {
     SimulatedStep st;
     st.step = static_cast<Step>(i + 1);
-    st.transfers = static_cast<int>(steps[i].size());
-    st.seconds = seconds[i];
-    st.compute_seconds = seconds[steps.size() + i];
+    st.transfers = step_transfers[i];
+    // Runs of one step are independent: the step lasts as long as its slowest, its adds
+    // as long as its slowest add.
+    for (const std::size_t r : step_runs[i]) {
+      st.seconds = std::max(st.seconds, seconds[r]);
+      st.compute_seconds = std::max(st.compute_seconds, seconds[runs.size() + r]);
+    }
     st.model_seconds = cost.steps[i].seconds;
     result.total_seconds += st.seconds;
     result.steps.push_back(st);

@@ -2,9 +2,9 @@
 // the 65,280-transfer hypercube:8 AAS (tests/schedule/support.hpp): `verify` reads and
 // checks it, and of a schedule broken throughout prints the first 1,000 violations; `show` (and
 // `solve --table`) print the per-step overview instead of the table unless --max-transfers lifts
-// the limit; `render`, `codegen` and `simulate` refuse with one line naming the limit and the
-// option (exit 2) and write nothing; a raised limit lets them through; `render` also refuses
-// networks of more than 1,024 processors.
+// the limit; `codegen msccl` refuses with one line naming the limit and the option (exit 2)
+// and writes nothing, and a raised limit lets a schedule through; `simulate` replays by
+// class and `render` draws a summary past the limits (1,024 processors for `render`).
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <gtest/gtest.h>
@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "../support/cli_harness.hpp"
+#include <nlohmann/json.hpp>
+
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "support.hpp"
@@ -126,9 +128,6 @@ TEST_F(Limits, OutputCommandsRefuseWithOneLineAndWriteNothing) {
   };
   const std::string file = big_.string();
   const std::vector<Case> cases = {
-      {{"render", file, "-o"}, "s.svg"},
-      {{"render", file, "-o"}, "r.html"},
-      {{"codegen", "mpi", file, "-o"}, "p.c"},
       {{"codegen", "msccl", file, "-o"}, "a.xml"},
   };
   for (const auto& c : cases) {
@@ -143,29 +142,101 @@ TEST_F(Limits, OutputCommandsRefuseWithOneLineAndWriteNothing) {
     EXPECT_FALSE(fs::exists(dir_ / c.output)) << c.output;
     EXPECT_TRUE(temporaries().empty());
   }
-  const CliRun sim =
-      run({"simulate", file, "--bandwidth", "1GBps", "--latency", "1us", "--bytes", "1024"});
-  EXPECT_EQ(sim.status, 2) << sim.err;
-  EXPECT_EQ(lines(sim.err), 1U) << sim.err;
-  if (sim.err.find("without SimGrid") == std::string::npos) {
-    EXPECT_NE(sim.err.find("65280 transfers, more than the limit of 20000 for a SimGrid replay"),
-              std::string::npos)
-        << sim.err;
+}
+
+// Past --max-transfers the replay goes by class (simulate.hpp): the same figures as the
+// full replay, from one SimGrid run per distinct flow.
+// The hypercube:6 AAS (4,032 transfers) with the limit lowered to 1,000: a full replay of
+// it stays quick.
+TEST_F(Limits, SimulateReplaysByClassPastTheLimit) {
+  const fs::path file = dir_ / "h6.json";
+  {
+    std::ofstream out(file);
+    write_schedule_json(test::hypercube_xor_aas(6), out);
   }
+  const std::vector<std::string> args = {"simulate", file.string(), "--bandwidth", "1GBps",
+                                         "--latency", "1us", "--bytes", "1024", "--json"};
+  auto lowered = args;
+  lowered.insert(lowered.end(), {"--max-transfers", "1000"});
+  const CliRun r = run(lowered);
+  if (r.err.find("without SimGrid") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto by_class = nlohmann::json::parse(r.out);
+  // Every transfer is one message of 1024 B; hop counts 1..6: six classes.
+  EXPECT_EQ(by_class["replayed_by_class"], 6) << r.out;
+  const CliRun full = run(args);
+  ASSERT_EQ(full.status, 0) << full.err;
+  const auto every = nlohmann::json::parse(full.out);
+  EXPECT_FALSE(every.contains("replayed_by_class"));
+  ASSERT_EQ(every["step_seconds"].size(), 63U);
+  for (std::size_t i = 0; i < 63; ++i)
+    EXPECT_NEAR(every["step_seconds"][i].get<double>(),
+                by_class["step_seconds"][i].get<double>(), 1e-12)
+        << "step " << i + 1;
+  EXPECT_NEAR(every["total_seconds"].get<double>(), by_class["total_seconds"].get<double>(),
+              1e-9);
+  auto negative = args;
+  negative.insert(negative.end(), {"--max-transfers", "-1"});
+  const CliRun refused = run(negative);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(lines(refused.err), 1U) << refused.err;
+}
+
+// Past the limits `render` draws a summary (summary.hpp) and says so in one line.
+TEST_F(Limits, RenderSummarisesPastTheLimit) {
+  const fs::path svg = dir_ / "s.svg";
+  const CliRun r = run({"render", big_.string(), "-o", svg.string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines(r.err), 1U) << r.err;
+  EXPECT_NE(r.err.find("65280 transfers, more than --max-transfers 20000: drawing a summary"),
+            std::string::npos)
+      << r.err;
+  const std::string picture = slurp(svg);
+  EXPECT_NE(picture.find("transfers per step"), std::string::npos);
+  EXPECT_NE(picture.find("channel load"), std::string::npos);
+  // 255 steps of 256 transfers each: a bar per step, all of full height.
+  EXPECT_NE(picture.find("AAS on hypercube:8: 65280 transfers in 255 steps"), std::string::npos);
+  const fs::path html = dir_ / "r.html";
+  const CliRun report = run({"render", big_.string(), "-o", html.string()});
+  EXPECT_EQ(report.status, 0) << report.err;
+  const std::string page = slurp(html);
+  EXPECT_NE(page.find("id=\"ccsched-status\""), std::string::npos);
+  EXPECT_NE(page.find("The first 100 of 65280 transfers"), std::string::npos);
+  EXPECT_LT(page.size(), 400000U);  // the per-step overview, not 65,280 transfers
+  EXPECT_TRUE(temporaries().empty());
 }
 
 TEST_F(Limits, ARaisedLimitLetsTheScheduleThrough) {
   const fs::path program = dir_ / "p.c";
-  const CliRun r =
-      run({"codegen", "mpi", big_.string(), "-o", program.string(), "--max-transfers", "65280"});
+  const CliRun r = run({"codegen", "mpi", big_.string(), "-o", program.string(),
+                        "--max-transfers", "65280", "--form", "tables"});
   EXPECT_EQ(r.status, 0) << r.err;
   // One send per transfer at least: the program names every one of the 65,280.
   EXPECT_GT(fs::file_size(program), 65280U * 10U);
+  // The XOR schedule is the same from every processor of the hypercube: past the limit
+  // it is written as a translation rule (mpi.hpp), one entry per step.
+  const CliRun rule = run({"codegen", "mpi", big_.string(), "-o", program.string()});
+  EXPECT_EQ(rule.status, 0) << rule.err;
+  EXPECT_LT(fs::file_size(program), 65280U);
+  EXPECT_NE(slurp(program).find("written as a translation rule of 255 entries"),
+            std::string::npos);
+  const CliRun tables = run({"codegen", "mpi", big_.string(), "-o", program.string(), "--form",
+                             "tables"});
+  EXPECT_EQ(tables.status, 2);
+  EXPECT_NE(tables.err.find("more than the limit of 20000 for an MPI program of tables"),
+            std::string::npos)
+      << tables.err;
 }
 
-TEST_F(Limits, RenderRefusesLargeNetworks) {
-  Schedule s = test::ring4_aas();
-  s.topology = test::ring(1100);  // readable, not valid (the limit comes first)
+// A network past --max-processors is summarised too: a valid broadcast along ring:1100.
+TEST_F(Limits, RenderSummarisesLargeNetworks) {
+  Schedule s;
+  s.topology = test::ring(1100);
+  s.collective = test::oab(s.topology, 0);
+  s.model.ports.reset();
+  s.steps = 1099;
+  for (Step t = 1; t <= 1099; ++t) s.transfers.push_back({t, {t - 1, t}, {0}});
+  ASSERT_TRUE(verify_schedule(s).empty());
   const fs::path file = dir_ / "ring.json";
   {
     std::ofstream out(file);
@@ -173,21 +244,39 @@ TEST_F(Limits, RenderRefusesLargeNetworks) {
   }
   const fs::path svg = dir_ / "s.svg";
   const CliRun r = run({"render", file.string(), "-o", svg.string()});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(lines(r.err), 1U) << r.err;
-  EXPECT_NE(r.err.find("1100 processors, more than the limit of 1024 for step pictures "
-                       "(--max-processors N raises it, 0 lifts it)"),
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("1100 processors, more than --max-processors 1024: drawing a summary"),
             std::string::npos)
       << r.err;
-  const CliRun lowered = run({"render", big_.string(), "-o", svg.string(), "--max-transfers", "0",
-                              "--max-processors", "100"});
-  EXPECT_EQ(lowered.status, 2);
-  EXPECT_NE(lowered.err.find("256 processors, more than the limit of 100"), std::string::npos)
-      << lowered.err;
-  // Lifted, the next check speaks: the schedule is not valid.
-  const CliRun lifted = run({"render", file.string(), "-o", svg.string(), "--max-processors", "0"});
-  EXPECT_EQ(lifted.status, 2);
-  EXPECT_NE(lifted.err.find("not a valid schedule"), std::string::npos) << lifted.err;
+  // 1,099 steps: two steps a bar; every channel but the last of the one-way chain is idle
+  // or carries one transfer.
+  const std::string picture = slurp(svg);
+  EXPECT_NE(picture.find("(2 steps a bar)"), std::string::npos);
+  // A broadcast has no translation rule: past the limit no MPI program is written.
+  const fs::path program = dir_ / "p.c";
+  const CliRun mpi =
+      run({"codegen", "mpi", file.string(), "-o", program.string(), "--max-transfers", "500"});
+  EXPECT_EQ(mpi.status, 2);
+  EXPECT_EQ(lines(mpi.err), 1U) << mpi.err;
+  EXPECT_NE(mpi.err.find("1099 transfers, more than the limit of 500 for an MPI program of "
+                         "tables, and no translation rule"),
+            std::string::npos)
+      << mpi.err;
+  EXPECT_FALSE(fs::exists(program));
+  const CliRun negative =
+      run({"render", file.string(), "-o", svg.string(), "--max-processors", "-1"});
+  EXPECT_EQ(negative.status, 2);
+  EXPECT_EQ(lines(negative.err), 1U) << negative.err;
+  // An invalid schedule is refused whatever its size.
+  s.transfers.pop_back();
+  {
+    std::ofstream out(file);
+    write_schedule_json(s, out);
+  }
+  fs::remove(svg);
+  const CliRun invalid = run({"render", file.string(), "-o", svg.string()});
+  EXPECT_EQ(invalid.status, 2);
+  EXPECT_NE(invalid.err.find("not a valid schedule"), std::string::npos) << invalid.err;
   EXPECT_FALSE(fs::exists(svg));
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -52,19 +53,21 @@ class CodegenCli : public test::CliTest {
 
   // Generates, compiles and runs; checks every rank's line and the summary.
   void run_schedule(const std::string& spec, const std::string& cc, int ranks,
-                    const std::map<int, int>& expected_by_rank, int expected_default) {
+                    const std::map<int, int>& expected_by_rank, int expected_default,
+                    const std::string& codegen_options = "") {
     if (!on_path("mpicc") || !on_path("mpirun"))
       GTEST_SKIP() << "Open MPI is not installed (scripts/setup.sh installs it)";
     const fs::path schedule = solve(spec, cc);
     const fs::path source = dir_ / "prog.c", program = dir_ / "prog";
-    const CliRun gen = run_line("codegen mpi " + schedule.string() + " -o " + source.string());
+    const CliRun gen = run_line("codegen mpi " + schedule.string() + " -o " + source.string() +
+                                codegen_options);
     ASSERT_EQ(gen.status, 0) << gen.err;
     const CliRun cc_run = shell("mpicc -O2 -Wall -o " + program.string() + " " + source.string());
     ASSERT_EQ(cc_run.status, 0) << cc_run.out << cc_run.err;
     const CliRun r = mpirun(program, ranks);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
-    const std::regex line(R"(rank (\d+) \(([^)]*)\): ok, (\d+) of (\d+) messages correct)");
-    std::map<int, int> correct;
+    const std::regex line(R"(rank (\d+) \((.*?)\): ok, (\d+) of (\d+) messages correct)");
+    std::map<int, int> correct;  // labels may hold parentheses: "(0,1)" on a torus
     for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), line);
          it != std::sregex_iterator(); ++it) {
       const int rank = std::stoi((*it)[1]);
@@ -94,6 +97,29 @@ TEST_F(CodegenCli, KautzAllToAllBroadcast) { run_schedule("kautz:3,2", "AAB", 12
 TEST_F(CodegenCli, PetersenOneToAllBroadcast) { run_schedule("petersen", "OAB", 10, {{0, 0}}, 1); }
 
 TEST_F(CodegenCli, OmegaAllToAllBroadcast) { run_schedule("omega:8", "AAB", 8, {}, 7); }
+
+// The gossip design's translation schedule on torus:4x4 written as a translation rule
+// (mpi.hpp): every rank derives its own transfers and must hold all 15 messages.
+TEST_F(CodegenCli, TorusAllToAllBroadcastAsATranslationRule) {
+  run_schedule("torus:4x4", "AAB", 16, {}, 15, " --form rule");
+  EXPECT_NE(slurp(dir_ / "prog.c").find("written as a translation rule"), std::string::npos);
+}
+
+// A schedule that is no translation (a Kautz network is no torus) has no rule: asked for
+// one, one line and exit 2.
+TEST_F(CodegenCli, NoRuleIsOneLine) {
+  const fs::path schedule = solve("kautz:2,2", "AAB");
+  const CliRun r = run_line("codegen mpi " + schedule.string() + " -o " +
+                            (dir_ / "p.c").string() + " --form rule");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no translation rule"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "p.c"));
+  const CliRun bad = run_line("codegen mpi " + schedule.string() + " -o " +
+                              (dir_ / "p.c").string() + " --form loops");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--form"), std::string::npos) << bad.err;
+}
 
 TEST_F(CodegenCli, TamperedProgramReportsTheFailure) {
   if (!on_path("mpicc") || !on_path("mpirun"))

@@ -34,6 +34,60 @@ Schedule ring4_scatter() {
   return s;
 }
 
+// All-to-all broadcast on ring:n by the one-port pipeline: in step t every v receives from
+// v - 1 the message of origin v - t. The same from every processor: a translation rule of
+// one entry per step.
+Schedule ring_pipeline_aab(int n) {
+  Schedule s;
+  s.topology = make_topology("ring:" + std::to_string(n));
+  CollectiveRequest request;
+  request.kind = CollectiveKind::AAB;
+  s.collective = make_collective(s.topology, request);
+  s.model = default_model(s.topology);
+  s.model.ports = 1;
+  s.steps = n - 1;
+  for (int t = 1; t < n; ++t)
+    for (int v = 0; v < n; ++v)
+      s.transfers.push_back({t, {(v + n - 1) % n, v}, {(v + n - t) % n}});
+  return s;
+}
+
+TEST(MpiProgram, TranslationRule) {
+  const Schedule small = ring_pipeline_aab(8);
+  ASSERT_TRUE(has_translation_rule(small));
+  MpiProgramOptions rule;
+  rule.form = MpiProgramForm::rule;
+  const std::string c = generate_mpi_program(small, rule);
+  EXPECT_NE(c.find("RANKS = 8, SHAPES = 1, MESSAGES = 8, STEPS = 7, ENTRIES = 7, DIGITS = 1"),
+            std::string::npos)
+      << c;
+  // Step t: delta 1, the message of origin v - t (offset t), shape 0 (the 7 others).
+  EXPECT_NE(c.find("static const int en_delta[] = {\n  1, 1, 1, 1, 1, 1, 1};"), std::string::npos);
+  EXPECT_NE(c.find("static const int en_offset[] = {\n  1, 2, 3, 4, 5, 6, 7};"),
+            std::string::npos);
+  EXPECT_EQ(c.find("static const int tr_from[]"), std::string::npos);  // no transfer table
+  // Small schedules keep their tables unless asked.
+  EXPECT_NE(generate_mpi_program(small).find("static const int tr_from[]"), std::string::npos);
+
+  // 65,280 transfers: automatically a rule, a few kilobytes of entries.
+  const Schedule big = ring_pipeline_aab(256);
+  const std::string large = generate_mpi_program(big);
+  EXPECT_NE(large.find("written as a translation rule of 255 entries"), std::string::npos);
+  EXPECT_LT(large.size(), 40000U);
+
+  // One transfer carrying another message breaks the symmetry: no rule.
+  Schedule broken = small;
+  broken.transfers[3].messages = {5};
+  EXPECT_FALSE(has_translation_rule(broken));
+  EXPECT_THROW(generate_mpi_program(broken, rule), Unsupported);
+  EXPECT_NE(generate_mpi_program(broken).find("static const int tr_from[]"), std::string::npos);
+  // Nor has a network that is no group (a mesh's ids are, its channels are not, and the
+  // pipeline is no mesh schedule) or a one-to-all broadcast (one message, not P).
+  Schedule oab = small;
+  oab.collective.messages.resize(1);
+  EXPECT_FALSE(has_translation_rule(oab));
+}
+
 TEST(MpiProgram, TablesMatchTheSchedule) {
   MpiProgramOptions options;
   options.elements = 7;

@@ -94,6 +94,62 @@ TEST(ScheduleScale, StreamReaderMatchesTextReader) {
   }
 }
 
+// What a text reads as (the writer's text of the schedule) or the error it gives, read from
+// memory (the fast path first) or from a stream (the SAX pass only).
+std::pair<std::string, std::string> read_both(const std::string& text) {
+  std::string results[2];
+  for (int how = 0; how < 2; ++how) {
+    try {
+      std::istringstream in(text);
+      results[how] = write_schedule_json(how == 0 ? read_schedule_json(text, "f.json")
+                                                  : read_schedule_json(in, "f.json"));
+    } catch (const InvalidInput& e) {
+      results[how] = std::string("error: ") + e.what();
+    }
+  }
+  return {results[0], results[1]};
+}
+
+// The fast path (json.cpp) reads the writer's documents as the SAX pass does, and gives up
+// on anything else, so every variation reads, or fails, as before.
+TEST(ScheduleScale, FastPathAgreesWithTheSaxPass) {
+  Schedule combined = test::ring4_aas();
+  combined.model.combining = true;
+  combined.transfers[0].messages.push_back(combined.transfers[1].messages.front());
+  for (const Schedule& s : {test::ring4_aas(), test::ring4_oab(), test::ring4_reduce_scatter(),
+                            test::hypercube_xor_aas(4), combined}) {
+    const std::string text = write_schedule_json(s);
+    const auto [fast, sax] = read_both(text);
+    EXPECT_EQ(fast, text);
+    EXPECT_EQ(sax, text);
+  }
+  const std::string text = write_schedule_json(test::ring4_aas());
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string out = text;
+    const auto at = out.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return out.replace(at, from.size(), to);
+  };
+  const std::string variants[] = {
+      replaced("{\"step\":1,", "{ \"step\" : 1 ,"),             // spaces in an element
+      replaced("{\"step\":1,", "{\"step\":1.0,"),                // a float step
+      replaced("{\"step\":1,", "{\"step\":01,"),                 // a leading zero
+      replaced("{\"step\":1,", "{\"step\":-1,"),                 // a negative step
+      replaced("{\"step\":1,", "{\"step\":4294967296,"),         // past 32 bits
+      replaced("{\"step\":1,", "{\"step\":1,\"note\":\"x\","),  // an unknown key
+      replaced("\"steps\":", "\"transfers\": [],\n  \"steps\":"),  // transfers twice
+      replaced("\"messages\": [", "\"messages\": [\n    {\"id\":0,\"origin\":0,\"targets\":[1]},"),
+      replaced("\"transfers\"", "\"trans\\u0066ers\""),  // an escaped key
+      replaced("\"optimal\"", "\"optimal\" :: "),          // a syntax error in the head
+      text.substr(0, text.size() - 40),                     // cut short
+      text + "x",                                           // trailing garbage
+  };
+  for (const std::string& v : variants) {
+    const auto [fast, sax] = read_both(v);
+    EXPECT_EQ(fast, sax) << v.substr(0, 200);
+  }
+}
+
 // The elements of `transfers` may come before `collective` says their shape (messages or
 // blocks): they are read the same, and damaged ones are named the same.
 TEST(ScheduleScale, KeyOrderDoesNotMatter) {

@@ -42,18 +42,36 @@
 //     send of an input the rank lacks or of an empty accumulator.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "ccsched/schedule/schedule.hpp"
 
 namespace ccsched {
 
+// How the program holds the schedule: a table of every transfer, or a translation rule
+// (docs/CODEGEN.md, "Large schedules"): on a torus, ring or hypercube, a schedule that is
+// the same from every processor's point of view (the gossip design's all-to-all
+// broadcasts, the XOR all-to-all scatters) is a few entries per step, and each rank derives
+// its own transfers from them in O(its transfers); the 16.8 million transfers of the
+// torus:64x64 AAB become 4,096 entries.
+enum class MpiProgramForm {
+  automatic,  // the rule past `rule_threshold` transfers when there is one, else tables
+  tables,
+  rule,  // throws Unsupported when the schedule has no rule
+};
+
 struct MpiProgramOptions {
   int elements = 256;    // ints per message (1 KiB); the program may be rebuilt with
                          // -DCCSCHED_ELEMENTS=n to change it
   bool barrier = false;  // default of CCSCHED_BARRIER: MPI_Barrier after every step
   std::string source;    // where the schedule came from, for the program's header comment
+  MpiProgramForm form = MpiProgramForm::automatic;
+  std::int64_t rule_threshold = 20000;
 };
+
+// Whether the schedule has a translation rule (MpiProgramForm::rule applies).
+bool has_translation_rule(const Schedule& s);
 
 // The C source. Throws InvalidParameter for elements < 1 and Unsupported when the schedule
 // has more steps than the MPI tag range guarantees (32767). The schedule should be valid

@@ -3,7 +3,9 @@
 // Both directions stream (docs/RELIABILITY.md "Limits"): the writer emits `messages` and
 // `transfers` element by element, and the reader parses with nlohmann's SAX interface,
 // holding one element of those arrays as a JSON tree at a time, so memory follows the
-// Schedule rather than the document's text or a tree of all of it.
+// Schedule rather than the document's text or a tree of all of it. A document in exactly
+// the writer's layout is read by a faster scanner first (json.cpp), which gives way to the
+// SAX pass at anything else, so what is read and every error are the same.
 #pragma once
 
 #include <iosfwd>

@@ -30,6 +30,16 @@
 // SimGrid keeps global state that cannot be reset, so every call runs the simulation in
 // a child process (fork) and reads the figures back; calls are independent.
 //
+// Replay by classes, for schedules past `full_replay_limit` transfers (16.8 million
+// transfers of an all-to-all broadcast on 4,096 processors would need hundreds of GB of
+// SimGrid platform and hours): in a step whose transfers hold disjoint channels no flow
+// shares a link with another (hosts have no limit of their own), so max-min sharing gives
+// every flow exactly what it gets alone, which depends only on its hops and bytes, and the
+// step lasts as long as its slowest flow; its adds, on hosts of their own, likewise. Such
+// steps are replayed as their distinct (hops, bytes) flows and distinct added amounts, each
+// once for the whole schedule; a step in which two transfers share a channel is replayed
+// whole, as in the full replay. The figures are the full replay's (a test compares both).
+//
 // Routing detail: SimGrid routes are fixed per pair of hosts, while a schedule may move
 // data between the same two processors along different paths in different steps. Each
 // step is therefore its own SimGrid zone in which every processor of the step is a host
@@ -51,6 +61,8 @@ struct SimulationParameters {
   double hop_latency = 0.0;           // per channel, seconds (th; 0 as in the seeds)
   std::int64_t message_bytes = 1024;  // bytes per message; a reduction: per input vector
   double add_time = 0.0;              // reductions: seconds to add one byte (tc)
+  // Past this many transfers (0: never) the replay goes by classes (below).
+  std::int64_t full_replay_limit = 0;
 };
 
 struct SimulatedStep {
@@ -65,6 +77,8 @@ struct Simulation {
   std::vector<SimulatedStep> steps;  // 1..Schedule::steps
   double total_seconds = 0.0;
   double model_seconds = 0.0;
+  bool by_class = false;          // replayed by classes (past full_replay_limit)
+  std::size_t replayed_runs = 0;  // SimGrid runs: the steps, or the classes and conflicting steps
 };
 
 // Throws InvalidParameter for a bandwidth <= 0, negative latencies, add time or bytes, or a
