@@ -427,8 +427,11 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
     }
   } else {
     std::size_t most = 0;
-    for (const auto& m : problem.collective.messages)
+    std::size_t listed = 0;  // a million pairs' path lists take seconds: poll the budget
+    for (const auto& m : problem.collective.messages) {
+      if (++listed % 1024 == 0 && budget.expired()) break;
       most = std::max(most, paths.paths(m.origin, m.targets[0]).size());
+    }
     // The first path everywhere is dimension-ordered routing on hypercubes, meshes and
     // tori; balanced choices suit fat trees and Clos networks, where the first paths
     // would all climb to the same top switch.
