@@ -10,19 +10,6 @@
 
 namespace ccsched::codegen_detail {
 
-int group_op(const std::vector<int>& radix, int a, int b, int sign) {
-  int result = 0, place = 1;
-  for (std::size_t i = radix.size(); i-- > 0;) {
-    const int r = radix[i];
-    const int d = ((a % r + sign * (b % r)) % r + r) % r;
-    a /= r;
-    b /= r;
-    result += d * place;
-    place *= r;
-  }
-  return result;
-}
-
 std::optional<TranslationRule> translation_rule(const Schedule& s) {
   if (is_reduction(s.collective) || s.topology.switch_count() != 0) return std::nullopt;
   const auto family = family_of(s.topology);

@@ -34,7 +34,4 @@ struct TranslationRule {
 // between are not part of the rule: MPI routes). Nothing otherwise.
 std::optional<TranslationRule> translation_rule(const Schedule& s);
 
-// a + sign * b, digit by digit modulo the radix.
-int group_op(const std::vector<int>& radix, int a, int b, int sign);
-
 }  // namespace ccsched::codegen_detail

@@ -665,6 +665,19 @@ bool is_generated(const Topology& t) {
   }
 }
 
+int group_op(const std::vector<int>& radix, int a, int b, int sign) {
+  int result = 0, place = 1;
+  for (std::size_t i = radix.size(); i-- > 0;) {
+    const int r = radix[i];
+    const int d = ((a % r + sign * (b % r)) % r + r) % r;
+    a /= r;
+    b /= r;
+    result += d * place;
+    place *= r;
+  }
+  return result;
+}
+
 std::optional<Family> family_of(const Topology& t) {
   const std::string& name = t.name();
   const auto colon = name.find(':');

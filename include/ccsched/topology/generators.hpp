@@ -51,6 +51,11 @@ struct Family {
 };
 std::optional<Family> family_of(const Topology& t);
 
+// Nodes of a torus, ring or hypercube as elements of Z_{r_1} x ... x Z_{r_n} (mixed radix,
+// most significant digit first, as make_topology numbers them): a + sign * b, digit by
+// digit modulo the radix (sign +1 or -1). The translations of these Cayley graphs.
+int group_op(const std::vector<int>& radix, int a, int b, int sign);
+
 // A spec string, or a path ending .json/.dot/.gv/.edges/.anynet (read by io.hpp).
 // Throws InvalidInput / InvalidParameter; checks that the processors are strongly
 // connected (a network where some processor cannot reach another is refused).

@@ -160,19 +160,6 @@ struct Cayley {
   std::vector<int> minus;  // [o * G + j]: o - gens[j]
 };
 
-int group_op(const std::vector<int>& radix, int a, int b, int sign) {
-  int result = 0, place = 1;
-  for (std::size_t i = radix.size(); i-- > 0;) {
-    const int r = radix[i];
-    const int d = ((a % r + sign * (b % r)) % r + r) % r;
-    a /= r;
-    b /= r;
-    result += d * place;
-    place *= r;
-  }
-  return result;
-}
-
 
 // The dimensions a generator name promises (topology/generators.hpp, family_of); the
 // callers check the channels themselves.
