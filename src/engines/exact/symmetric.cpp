@@ -501,6 +501,9 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
   // seconds, so the same symmetry wins on every machine (docs/ENGINES.md, "Budgets"); the
   // budget's work allowance bounds their sum. The encodings share the memory limit.
   std::vector<std::unique_ptr<SymmetricEncoder>> encoders(attempts.size());
+  const auto release = [&] {  // a stopped run does not wait for the solvers to be freed
+    for (auto& e : encoders) free_later(std::move(e), budget);
+  };
   std::vector<char> finished(attempts.size(), 0);
   double seconds = 0;
   std::int64_t spent = 0;
@@ -527,7 +530,10 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
       spent += give;
       seconds += result.seconds;
       result.seconds = seconds;
-      if (result.status == SolveStatus::feasible) return result;
+      if (result.status == SolveStatus::feasible) {
+        release();
+        return result;
+      }
       if (!result.budget_exhausted) {  // infeasible, or could not be built: done with it
         finished[i] = 1;
         encoders[i].reset();
@@ -535,6 +541,7 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
     }
     if (!any) break;
   }
+  release();
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include "ccsched/engines/tree_sat.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <cadical.hpp>
 #include <deque>
 #include <limits>
@@ -112,7 +113,9 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
   EngineResult result;
   result.complete = false;
   result.note = "fixed trees";
+  std::unique_ptr<CaDiCaL::Solver> owned;  // handed to free_later when the run is over
   auto done = [&](SolveStatus status) {
+    free_later(std::move(owned), budget);
     result.status = status;
     result.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
     return result;
@@ -164,7 +167,8 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
     }
   }
 
-  CaDiCaL::Solver solver;
+  owned = std::make_unique<CaDiCaL::Solver>();
+  CaDiCaL::Solver& solver = *owned;
   solver.set("quiet", 1);
   solver.set("seed", static_cast<int>(seed % 2147483647u));
   sat::Cnf cnf(&solver);
