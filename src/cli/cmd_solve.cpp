@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "ccsched/core/error.hpp"
@@ -372,14 +373,21 @@ void run_solve(const SolveOptions& o) {
   const bool show_progress = speaker && !o.quiet && (o.progress || stderr_is_terminal());
   if (show_progress)
     request.options.progress = [&run_start, limit = effective_time_limit(problem, request)](const ProgressInfo& p) {
+      // Rows of the portfolio report from their own threads: one line at a time.
+      static std::mutex printing;
+      const std::lock_guard<std::mutex> hold(printing);
       // The whole run's clock, not the engine's: the user's limit covers all of it.
       const double total = std::chrono::duration<double>(Clock::now() - run_start).count();
-      std::string line = fmt::format("{}: trying {}, ", p.engine, plural(p.steps, "step"));
-      if (p.best >= 0)
-        line += fmt::format("{} {}, fewest conflicts {}",
-                            p.engine == "hgsa" ? "epoch" : "generation", p.conflicts, p.best);
+      std::string line;
+      if (p.steps <= 0)  // a row of the strategy table starting (docs/ENGINES.md)
+        line = fmt::format("{}: running", p.engine);
+      else if (p.best >= 0)
+        line = fmt::format("{}: trying {}, {} {}, fewest conflicts {}", p.engine,
+                           plural(p.steps, "step"), p.engine == "hgsa" ? "epoch" : "generation",
+                           p.conflicts, p.best);
       else
-        line += fmt::format("{}", plural(p.conflicts, "conflict"));
+        line = fmt::format("{}: trying {}, {}", p.engine, plural(p.steps, "step"),
+                           plural(p.conflicts, "conflict"));
       line += fmt::format("; {:.1f} s elapsed", total);
       if (limit < 1e17) line += fmt::format(", {:.1f} s left", std::max(0.0, limit - total));
       if (p.best_steps >= 0) line += fmt::format("; best so far {}", plural(p.best_steps, "step"));

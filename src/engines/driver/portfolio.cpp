@@ -16,6 +16,18 @@ Budget row_budget(const Search& s, const Strategy& row) {
   return row.work ? capped.with_work(s.params.*row.work) : capped;
 }
 
+// Progress (when asked for): the row that starts, with the best so far. A row with a
+// search of its own goes on to report its step counts and conflicts.
+void announce(const Search& s, const Strategy& row, int target = 0) {
+  const auto& progress = s.request.options.progress;
+  if (!progress) return;
+  ProgressInfo p;
+  p.engine = row.name;
+  p.steps = target;
+  p.best_steps = s.claims.best() ? s.claims.best_steps() : -1;
+  progress(p);
+}
+
 void absorb(Claims& claims, Attempt a, const Budget& used) {
   claims.add_seconds(a.seconds);
   for (auto& c : a.schedules) claims.offer(std::move(c));
@@ -53,6 +65,7 @@ void run_parallel(Search& s, Claims& claims, std::span<const Strategy> rows) {
                                               : std::max(1u, std::thread::hardware_concurrency());
   auto work = [&](Search& mine, std::size_t i) {
     try {
+      announce(mine, *go[i]);
       found[i] = go[i]->run(mine, budgets[i], 0);
     } catch (...) {
       failed[i] = std::current_exception();
@@ -90,6 +103,7 @@ void descend(Search& s, Claims& claims, std::span<const Strategy> rows) {
     for (const Strategy& row : rows) {
       if (!row.applies(s)) continue;
       const Budget budget = row_budget(s, row);
+      announce(s, row, target);
       Attempt a = row.run(s, budget, target);
       decided = a.decided;
       const bool stop = a.stop;
