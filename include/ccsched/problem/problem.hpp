@@ -45,7 +45,9 @@ struct Collective {
   std::vector<NodeId> receivers;
   std::vector<Message> messages;  // ids are indices; empty for reductions
   // Reductions: the number of equal blocks each input is split into (FORMATS.md
-  // `collective.blocks`); REDUCESCATTER: the number of receivers. 1 for other kinds.
+  // `collective.blocks`); REDUCESCATTER: the number of receivers. AAB: the blocks of each
+  // processor's vector, one message each (message id = origin index · blocks + block).
+  // 1 for other kinds.
   int blocks = 1;
 };
 
@@ -109,11 +111,15 @@ struct CollectiveRequest {
   std::vector<std::string> receivers;     // MNB, MNS, ALLREDUCE, REDUCESCATTER
   int shift = 1;                          // PERM without a file: circular q-shift i -> i+q
   std::optional<std::string> custom_file; // CUSTOM (and PERM from a file): message list
-  std::optional<int> blocks;              // reductions: blocks per input (--blocks)
+  std::optional<int> blocks;              // reductions, AAB: blocks per input (--blocks)
 };
 
 // Expands a request on a topology (processors only). Throws InvalidParameter naming the
 // offending option (root out of range, sender that is not a processor, ...).
+//
+// AAB with `blocks` B (default 1): B messages per processor, each to every other one, in
+// the order origin, block (FORMATS.md "Several blocks"); more than 2^24 deliveries in all
+// is an InvalidParameter naming --blocks.
 //
 // Reductions (no messages; `blocks` from the request, default 1):
 //   REDUCE         receivers = {root}; senders = --senders or every processor.
