@@ -44,10 +44,8 @@ struct Collective {
   // with block j. SCAN: the senders, in the same order.
   std::vector<NodeId> receivers;
   std::vector<Message> messages;  // ids are indices; empty for reductions
-  // Reductions: the number of equal blocks each input is split into (FORMATS.md
-  // `collective.blocks`); REDUCESCATTER: the number of receivers. AAB: the blocks of each
-  // processor's vector, one message each (message id = origin index · blocks + block).
-  // 1 for other kinds.
+  // Reductions, AAB: the equal blocks each input is split into (FORMATS.md `collective.
+  // blocks`; AAB: one message each); REDUCESCATTER: the receivers. 1 for other kinds.
   int blocks = 1;
 };
 
@@ -117,11 +115,7 @@ struct CollectiveRequest {
 // Expands a request on a topology (processors only). Throws InvalidParameter naming the
 // offending option (root out of range, sender that is not a processor, ...).
 //
-// AAB with `blocks` B (default 1): B messages per processor, each to every other one, in
-// the order origin, block (FORMATS.md "Several blocks"); more than 2^24 deliveries in all
-// is an InvalidParameter naming --blocks.
-//
-// Reductions (no messages; `blocks` from the request, default 1):
+// AAB: `blocks` messages per processor. Reductions (no messages; `blocks`, default 1):
 //   REDUCE         receivers = {root}; senders = --senders or every processor.
 //   ALLREDUCE      senders and receivers = the sets given; a set not given is the other
 //                  one, or every processor when neither is given.
