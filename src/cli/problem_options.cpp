@@ -60,8 +60,8 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, bool with_cc) {
                   "in prefix order)");
   cmd->add_option("--receivers", o.receivers, "MNB/MNS, ALLREDUCE/REDUCESCATTER receiver processors");
   cmd->add_option("--blocks", o.blocks,
-                  "reductions: blocks each input is split into (default 1; REDUCESCATTER: one "
-                  "per receiver)")
+                  "reductions and AAB: blocks each input is split into (default 1; "
+                  "REDUCESCATTER: one per receiver; AAB: one message per block)")
       ->check(integer_check(1, kMaxInt));
   cmd->add_option("--fault", o.faults,
                   "faulty link U-V or one channel U->V; repeatable, or a comma list. On a "

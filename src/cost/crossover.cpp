@@ -41,7 +41,7 @@ Crossover crossover_table(const std::vector<Schedule>& schedules, const LinearMo
     for (std::size_t k = 0; k < schedules.size(); ++k) {
       const Schedule& s = schedules[k];
       std::optional<double> t;
-      if (!is_reduction(s.collective)) {
+      if (!is_reduction(s.collective) && s.collective.blocks == 1) {
         t = linear_cost(s, model, m).total_seconds;
       } else if (m >= s.collective.blocks) {
         const std::int64_t b = s.collective.blocks;

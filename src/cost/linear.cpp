@@ -102,7 +102,12 @@ std::int64_t reduction_block_bytes(const Collective& c, std::int64_t vector_byte
 
 std::vector<std::int64_t> transfer_bytes(const Schedule& s, std::int64_t vector_bytes) {
   if (!is_reduction(s.collective)) {
-    const std::vector<std::int64_t> sizes(s.collective.messages.size(), vector_bytes);
+    // An AAB of several blocks splits each processor's vector into its blocks, one message
+    // each (FORMATS.md "Several blocks"); every other message is `vector_bytes` long.
+    const bool split = s.collective.kind == CollectiveKind::AAB && s.collective.blocks != 1;
+    const std::vector<std::int64_t> sizes(
+        s.collective.messages.size(),
+        split ? reduction_block_bytes(s.collective, vector_bytes) : vector_bytes);
     return message_transfer_bytes(s, sizes);
   }
   const std::int64_t block = reduction_block_bytes(s.collective, vector_bytes);

@@ -25,6 +25,10 @@
 namespace ccsched {
 namespace {
 
+// The most deliveries an AAB of several blocks may ask for (2^24: an AAB of one block on
+// 4,096 processors, the size the designs and the verifier are measured at).
+constexpr long long kMaxBroadcastDeliveries = 1LL << 24;
+
 constexpr std::array<std::pair<CollectiveKind, std::string_view>, 13> kKindNames{{
     {CollectiveKind::OAB, "OAB"},
     {CollectiveKind::AAB, "AAB"},
@@ -389,9 +393,14 @@ Collective make_collective(const Topology& t, const CollectiveRequest& request) 
   if (t.processor_count() < 2)
     throw InvalidParameter("a collective needs at least two processors", "network");
   if (is_reduction(request.kind)) return make_reduction(t, request);
-  if (request.blocks)
+  if (request.blocks && request.kind != CollectiveKind::AAB)
     throw InvalidParameter(
-        fmt::format("{} takes no block count (only the reductions do)", to_string(request.kind)),
+        fmt::format("{} takes no block count (only AAB and the reductions do)",
+                    to_string(request.kind)),
+        "--blocks");
+  if (request.blocks && *request.blocks < 1)
+    throw InvalidParameter(
+        fmt::format("the number of blocks must be at least 1, got {}", *request.blocks),
         "--blocks");
   const auto unused = [&](bool root, bool sets, bool file) {
     // A root given to a kind without one is ignored: `faults` passes one --root to every
@@ -437,9 +446,21 @@ Collective make_collective(const Topology& t, const CollectiveRequest& request) 
       unused(false, false, false);
       c.senders = all_processors(t);
       c.receivers = c.senders;
+      if (request.kind == CollectiveKind::AAB) c.blocks = request.blocks.value_or(1);
+      const long long p = static_cast<long long>(c.senders.size());
+      // Every message reaches p - 1 processors, one transfer each: past 2^24 transfers (an
+      // AAB on 4,096 processors) the schedule alone would take gigabytes.
+      if (c.blocks > 1 && p * (p - 1) * c.blocks > kMaxBroadcastDeliveries)
+        throw InvalidParameter(
+            fmt::format("AAB with {} blocks on {} processors needs {}·{}·{} = {} deliveries, "
+                        "more than the {} a schedule may hold",
+                        c.blocks, p, c.blocks, p, p - 1, p * (p - 1) * c.blocks,
+                        kMaxBroadcastDeliveries),
+            "--blocks");
       for (const NodeId origin : c.senders) {
         if (request.kind == CollectiveKind::AAB) {
-          add_message(c, origin, others(t, origin));
+          // Message id = origin index · blocks + block (FORMATS.md "Several blocks").
+          for (int b = 0; b < c.blocks; ++b) add_message(c, origin, others(t, origin));
         } else {
           for (const NodeId target : others(t, origin)) add_message(c, origin, {target});
         }

@@ -10,7 +10,8 @@
 // verify_schedule(), which names it as a violation of a numbered rule. Unknown keys are
 // ignored, as for topologies. `model.extra_hops` is written only under nonminimal routing.
 //
-// Reductions (FORMATS.md "Reductions"): `collective.blocks` is written for them only; their
+// Reductions (FORMATS.md "Reductions"): `collective.blocks` is written for them (and for an
+// AAB of several blocks, FORMATS.md "Several blocks") only; their
 // transfers carry `blocks`, `send` and `recv` instead of `messages`, and the top-level
 // `messages` is written as [] (the reader takes it as absent or []). Which of the two
 // transfer shapes the reader expects follows the collective kind, read first.
@@ -280,10 +281,10 @@ class Reader {
     c.kind = static_cast<CollectiveKind>(found - std::begin(kKindNames));
     c.senders = ids(member(v, "collective", "senders"), "collective.senders");
     c.receivers = ids(member(v, "collective", "receivers"), "collective.receivers");
-    // Only reductions have blocks; for other kinds the key is ignored like any unknown key,
-    // so that what is read is what would be written. 0 is well-typed and left to the
-    // verifier (rule R1); a negative count is not a count.
-    if (!reduction_kind(c.kind)) return;
+    // Only reductions and AAB have blocks; for other kinds the key is ignored like any
+    // unknown key, so that what is read is what would be written. 0 is well-typed and left
+    // to the verifier (rules R1 and 10); a negative count is not a count.
+    if (!reduction_kind(c.kind) && c.kind != CollectiveKind::AAB) return;
     if (const auto it = v.find("blocks"); it != v.end())
       c.blocks = count(*it, "collective.blocks");
     else if (c.kind == CollectiveKind::REDUCESCATTER)
@@ -1066,7 +1067,10 @@ void write_schedule_json(const Schedule& s, std::ostream& os) {
   collective["senders"] = s.collective.senders;
   collective["receivers"] = s.collective.receivers;
   const bool reduction = reduction_kind(s.collective.kind);
-  if (reduction) collective["blocks"] = s.collective.blocks;
+  // AAB writes its blocks only when there are several: a one-block AAB reads and writes as
+  // it always did (FORMATS.md "Several blocks").
+  if (reduction || (s.collective.kind == CollectiveKind::AAB && s.collective.blocks != 1))
+    collective["blocks"] = s.collective.blocks;
   head["collective"] = std::move(collective);
 
   ordered_json model;

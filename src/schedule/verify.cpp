@@ -13,8 +13,9 @@
 //   - rule 10 also checks each message itself (origin and targets are processors, targets
 //     non-empty, without repeats, never the origin; one target for scatter kinds) and that
 //     the message set is what the collective kind means (AAS: one message per ordered
-//     pair of distinct processors, ...). A receiver that is also a sender need not be a
-//     target (the root of OAB may or may not be listed among the receivers);
+//     pair of distinct processors; AAB: `collective.blocks` messages per processor, ...).
+//     A receiver that is also a sender need not be a target (the root of OAB may or may
+//     not be listed among the receivers);
 //   - rule 9 under nonminimal routing caps a path at model.extra_hops more hops than the
 //     distance between its ends;
 //   - for a reduction, rule 10 also checks the sets (processors, no repeats, no messages,
@@ -874,7 +875,13 @@ class Verifier {
       // One tree from each origin u of `from` to `to` without u (when that is not empty).
       if (kind == CollectiveKind::AAB) {
         if (!require_all(senders_, "senders")) return;
-        check_broadcasts(all_set, all_set);
+        if (s_.collective.blocks < 1) {
+          add({.rule = 10,
+               .text = fmt::format("collective.blocks is {}; an AAB has at least one block",
+                                   s_.collective.blocks)});
+          return;
+        }
+        check_broadcasts(all_set, all_set, s_.collective.blocks);
       } else if (kind == CollectiveKind::OAB) {
         if (!require_one(senders_, "sender")) return;
         check_broadcasts(senders_, all_set);
@@ -944,16 +951,18 @@ class Verifier {
     }
   }
 
-  // Broadcast kinds: one message from each origin u of `from` whose `to` without u is not
-  // empty, targeting exactly that set. The sets are compared as sorted lists: an AAB on
-  // 4,096 processors expects 16.8 million targets, too many for a tree set per origin.
-  void check_broadcasts(const std::set<NodeId>& from, const std::set<NodeId>& to) {
+  // Broadcast kinds: `per_origin` messages (an AAB's blocks, else one) from each origin u
+  // of `from` whose `to` without u is not empty, each targeting exactly that set. The sets
+  // are compared as sorted lists: an AAB on 4,096 processors expects 16.8 million targets,
+  // too many for a tree set per origin.
+  void check_broadcasts(const std::set<NodeId>& from, const std::set<NodeId>& to,
+                        int per_origin = 1) {
     const std::string_view name = kind_name(s_.collective.kind);
     const std::vector<NodeId> all_to(to.begin(), to.end());
     const auto expected = [&](NodeId u) {
       return from.contains(u) && !(to.size() == 1 && to.contains(u)) && !to.empty();
     };
-    std::map<NodeId, MessageId> found;
+    std::map<NodeId, std::vector<MessageId>> found;
     std::vector<NodeId> got, want;
     for (const auto& m : s_.collective.messages) {
       if (!expected(m.origin)) {
@@ -964,16 +973,22 @@ class Verifier {
                  fmt::format("message {} from {} is not part of this {}", m.id, m.origin, name)});
         continue;
       }
-      const auto [it, fresh] = found.emplace(m.origin, m.id);
-      if (!fresh) {
+      auto& mine = found[m.origin];
+      if (static_cast<int>(mine.size()) >= per_origin) {
         add({.rule = 10,
              .node = m.origin,
              .message = m.id,
-             .text = fmt::format("{} has one message per source; {} originates messages {} and "
-                                 "{}",
-                                 name, m.origin, it->second, m.id)});
+             .text = per_origin == 1
+                         ? fmt::format("{} has one message per source; {} originates messages "
+                                       "{} and {}",
+                                       name, m.origin, mine.front(), m.id)
+                         : fmt::format("{} of {} blocks has {} messages per source; {} "
+                                       "originates message {} besides [{}]",
+                                       name, per_origin, per_origin, m.origin, m.id,
+                                       join(mine))});
         continue;
       }
+      mine.push_back(m.id);
       got.assign(m.targets.begin(), m.targets.end());
       std::sort(got.begin(), got.end());
       got.erase(std::unique(got.begin(), got.end()), got.end());
@@ -992,11 +1007,19 @@ class Verifier {
                                  "extra [{}]",
                                  m.id, m.origin, name, join(missing), join(extra))});
     }
-    for (const NodeId origin : from)
-      if (expected(origin) && !found.contains(origin))
-        add({.rule = 10,
-             .node = origin,
-             .text = fmt::format("{} needs a message from {}; there is none", name, origin)});
+    for (const NodeId origin : from) {
+      if (!expected(origin)) continue;
+      const auto it = found.find(origin);
+      const int have = it == found.end() ? 0 : static_cast<int>(it->second.size());
+      if (have == per_origin) continue;
+      add({.rule = 10,
+           .node = origin,
+           .text = per_origin == 1
+                       ? fmt::format("{} needs a message from {}; there is none", name, origin)
+                       : fmt::format("{} of {} blocks needs {} messages from {}; there {} {}",
+                                     name, per_origin, per_origin, origin,
+                                     have == 1 ? "is" : "are", have)});
+    }
   }
 
   // --- reductions (FORMATS.md "Reductions") ---------------------------------------------

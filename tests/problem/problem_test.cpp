@@ -271,9 +271,26 @@ TEST(MakeCollective, ReductionOptionErrorsNameTheOption) {
   EXPECT_EQ(make_collective(t, r).blocks, 4);  // the same count, given explicitly
 
   r = {};
-  r.kind = CollectiveKind::AAS;  // blocks belong to reductions only
+  r.kind = CollectiveKind::AAS;  // blocks belong to reductions and AAB only
   r.blocks = 2;
   EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(), "--blocks");
+
+  // AAB of B blocks: B messages per processor, id = origin index · B + block (FORMATS.md
+  // "Several blocks"); past 2^24 deliveries refused from the size alone.
+  r.kind = CollectiveKind::AAB;
+  r.blocks = 3;
+  const Collective aab = make_collective(t, r);
+  EXPECT_EQ(aab.blocks, 3);
+  ASSERT_EQ(aab.messages.size(), 12u);
+  EXPECT_EQ(aab.messages[2 * 3 + 1].origin, 2);
+  EXPECT_EQ(aab.messages[2 * 3 + 1].targets, (std::vector<NodeId>{0, 1, 3}));
+  r.blocks = 0;
+  EXPECT_EQ(expect_error<InvalidParameter>([&] { make_collective(t, r); }).where(), "--blocks");
+  r.blocks = 20;  // 20 · 1024 · 1023 deliveries
+  const auto big = expect_error<InvalidParameter>(
+      [&] { make_collective(make_topology("torus:32x32"), r); });
+  EXPECT_EQ(big.where(), "--blocks");
+  EXPECT_NE(big.problem().find("more than the 16777216"), std::string::npos) << big.problem();
 
   r = {};
   r.kind = CollectiveKind::REDUCE;

@@ -63,8 +63,8 @@ struct ScheduleCost {
 // Seed 000, eq. (4): (t0 + m * t1) * steps, every step carrying a message of m bytes.
 double linear_time(const LinearModel& model, int steps, std::int64_t bytes);
 
-// Seed 001, eq. (1) over a schedule, every message `message_bytes` long; for a reduction,
-// every input vector (see above).
+// Seed 001, eq. (1) over a schedule, every message `message_bytes` long; for a reduction
+// or a blocked AAB, every processor's vector (see above; FORMATS.md "Several blocks").
 // Throws InvalidInput when a transfer's step lies outside 1..steps, a message id or block
 // id is unknown, or a reduction's `blocks` is below 1; InvalidParameter ("--bytes") when a
 // reduction's vector does not split into `blocks` whole blocks. The schedule is otherwise
@@ -78,7 +78,7 @@ ScheduleCost linear_cost(const Schedule& s, const LinearModel& model,
 
 // --- pieces shared with the simulator (simulate.hpp) --------------------------------------
 
-// A reduction's bytes per block: vector_bytes / collective.blocks, which must be whole.
+// Bytes per block (reductions, AAB): vector_bytes / collective.blocks, must be whole.
 std::int64_t reduction_block_bytes(const Collective& c, std::int64_t vector_bytes);
 
 // Bytes each transfer carries: the sizes of its messages (combining adds them up), or for

@@ -25,7 +25,23 @@ std::vector<ReductionCandidate> pipelined_designs(const Problem& problem, const 
                                                   const std::vector<ReductionCandidate>& one_block,
                                                   const Budget& budget = Budget());
 
-// The same problem with one block (REDUCESCATTER keeps its blocks: one per receiver).
+// The same problem with one block (REDUCESCATTER keeps its blocks: one per receiver; an
+// AAB keeps the first message of each processor).
 Problem with_one_block(const Problem& problem);
+
+// The all-gather of several blocks (AAB with collective.blocks B ≥ 2, FORMATS.md "Several
+// blocks"; docs/ENGINES.md "Several blocks"). Nothing for other problems; each schedule
+// passes verify_schedule (the caller checks).
+//
+// allgather_trees: per message a broadcast tree over direct channels, balanced over the
+// channels and packed by per-channel queues, or, on tori, rings and hypercubes, B trees
+// from node 0 translated to every origin and run in lockstep.
+std::vector<ReductionCandidate> allgather_trees(const Problem& problem,
+                                                const Budget& budget = Budget());
+// allgather_copies: B copies of each one-block AAB schedule of `one_block` (schedules of
+// with_one_block(problem)), packed one behind the other.
+std::vector<ReductionCandidate> allgather_copies(const Problem& problem, const PathSet& paths,
+                                                 const std::vector<Schedule>& one_block,
+                                                 const Budget& budget = Budget());
 
 }  // namespace ccsched

@@ -44,8 +44,8 @@ struct Collective {
   // with block j. SCAN: the senders, in the same order.
   std::vector<NodeId> receivers;
   std::vector<Message> messages;  // ids are indices; empty for reductions
-  // Reductions: the number of equal blocks each input is split into (FORMATS.md
-  // `collective.blocks`); REDUCESCATTER: the number of receivers. 1 for other kinds.
+  // Reductions, AAB: the equal blocks each input is split into (FORMATS.md `collective.
+  // blocks`; AAB: one message each); REDUCESCATTER: the receivers. 1 for other kinds.
   int blocks = 1;
 };
 
@@ -109,13 +109,13 @@ struct CollectiveRequest {
   std::vector<std::string> receivers;     // MNB, MNS, ALLREDUCE, REDUCESCATTER
   int shift = 1;                          // PERM without a file: circular q-shift i -> i+q
   std::optional<std::string> custom_file; // CUSTOM (and PERM from a file): message list
-  std::optional<int> blocks;              // reductions: blocks per input (--blocks)
+  std::optional<int> blocks;              // reductions, AAB: blocks per input (--blocks)
 };
 
 // Expands a request on a topology (processors only). Throws InvalidParameter naming the
 // offending option (root out of range, sender that is not a processor, ...).
 //
-// Reductions (no messages; `blocks` from the request, default 1):
+// AAB: `blocks` messages per processor. Reductions (no messages; `blocks`, default 1):
 //   REDUCE         receivers = {root}; senders = --senders or every processor.
 //   ALLREDUCE      senders and receivers = the sets given; a set not given is the other
 //                  one, or every processor when neither is given.

@@ -9,6 +9,7 @@
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/grid_designs.hpp"
 #include "ccsched/engines/lns.hpp"
+#include "ccsched/engines/pipelined.hpp"
 #include "ccsched/engines/relay_shop.hpp"
 #include "ccsched/engines/sat.hpp"
 #include "ccsched/engines/spread.hpp"
@@ -87,6 +88,31 @@ Attempt gossip_row(Search& s, const Budget& budget, int) {
 }
 Attempt grid_design_row(Search& s, const Budget&, int) {
   return found(grid_aas_schedule(s.problem));
+}
+
+// An AAB of several blocks (FORMATS.md "Several blocks"): the pipelined all-gather trees
+// and the one-block AAB designs pipelined (engines/pipelined.hpp).
+bool allgather_blocks_apply(const Search& s) {
+  const Collective& c = s.problem.collective;
+  return designs_apply(s) && c.kind == CollectiveKind::AAB && c.blocks > 1;
+}
+Attempt allgather_blocks_row(Search& s, const Budget& budget, int) {
+  Attempt a;
+  int best = -1;
+  for (auto& d : allgather_trees(s.problem, budget)) {
+    best = best < 0 ? d.schedule.steps : std::min(best, d.schedule.steps);
+    a.schedules.push_back({std::move(d.schedule), d.design});
+  }
+  // The one-block designs pipelined, unless the trees already meet the floor (on
+  // torus:32x32 the one-block designs and their copies took a minute more).
+  if (best >= 0 && best <= s.claims.floor()) return a;
+  const Problem one = with_one_block(s.problem);
+  std::vector<Schedule> singles;
+  if (auto g = gossip_schedule(one, s.request.options.seed, budget)) singles.push_back(std::move(*g));
+  if (auto c = constructive_schedule(one, s.paths, budget)) singles.push_back(std::move(*c));
+  for (auto& d : allgather_copies(s.problem, s.paths, singles, budget))
+    a.schedules.push_back({std::move(d.schedule), d.design});
+  return a;
 }
 
 // Kept when no direct schedule can match it (at or below the direct-delivery floor), or

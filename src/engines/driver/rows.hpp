@@ -15,6 +15,9 @@ bool designs_apply(const Search& s);
 Attempt region_broadcast_row(Search& s, const Budget& budget, int target);
 Attempt gossip_row(Search& s, const Budget& budget, int target);
 Attempt grid_design_row(Search& s, const Budget& budget, int target);
+// An AAB of several blocks: the pipelined all-gather designs.
+bool allgather_blocks_apply(const Search& s);
+Attempt allgather_blocks_row(Search& s, const Budget& budget, int target);
 // Scatters on other networks: relayed along levelled routes.
 bool relay_shop_applies(const Search& s);
 Attempt relay_shop_row(Search& s, const Budget& budget, int target);

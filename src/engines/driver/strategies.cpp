@@ -22,6 +22,8 @@ constexpr Strategy kStrategies[] = {
     {"gossip", kNothing, kOnce, true, designs_apply, gossip_row, &P::design_time_share, nullptr},
     {"grid-design", kNothing, kOnce, true, designs_apply, grid_design_row,
      &P::design_time_share, nullptr},
+    {"all-gather blocks", kNothing, kOnce, false, allgather_blocks_apply, allgather_blocks_row,
+     nullptr, nullptr},
     {"relay job shop", kNothing, kOnce, false, relay_shop_applies, relay_shop_row, nullptr,
      nullptr},
     // Reductions: designs, the exact search, the dual broadcast and composition.

@@ -13,9 +13,12 @@
 #include <bit>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <tuple>
+#include <unordered_set>
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/verify.hpp"
@@ -23,6 +26,11 @@
 
 namespace ccsched {
 namespace {
+
+// Expansions the SCAN interval search may spend (interval_scan): ring:8 1-port with two
+// blocks spends 1.1·10^4 to find 7 steps and 4.2·10^5 more to find 6; 5 is not found
+// within 2·10^7.
+constexpr long long kIntervalWork = 2'000'000;
 
 struct Task {
   int block = 0;
@@ -33,6 +41,7 @@ struct Task {
   ReductionRecv recv = ReductionRecv::reduce;
   std::vector<int> strict, weak;  // predecessors
   int group = -1;                 // tasks of one group share a step (-1: alone)
+  MessageId message = -1;         // AAB: the message carried (`block` orders the pipeline)
 };
 
 // Priority of the ready tasks in a step: the longest chain of tasks still behind a task
@@ -193,9 +202,13 @@ std::optional<std::vector<Transfer>> list_schedule(const Problem& p, const PathS
             Transfer tr;
             tr.step = step;
             tr.path = chosen[i]->nodes;
-            tr.blocks = {task.block};
-            tr.send = task.send;
-            tr.recv = task.recv;
+            if (task.message >= 0) {
+              tr.messages = {task.message};
+            } else {
+              tr.blocks = {task.block};
+              tr.send = task.send;
+              tr.recv = task.recv;
+            }
             out.push_back(std::move(tr));
           }
           for (auto [h, strict] : succ[g]) {
@@ -402,6 +415,29 @@ int channel_class(const Topology& t, ChannelId c, const std::function<NodeId(Nod
   return 0;
 }
 
+// Every channel's class, and their number in `classes`.
+std::vector<int> channel_classes(const Topology& t,
+                                 const std::function<NodeId(NodeId, NodeId)>& tr, int& classes) {
+  std::vector<int> cls(t.channel_count());
+  classes = 0;
+  for (ChannelId ch = 0; ch < t.channel_count(); ++ch) {
+    cls[ch] = channel_class(t, ch, tr);
+    classes = std::max(classes, cls[ch] + 1);
+  }
+  return cls;
+}
+
+// False when two channels of one class leave a node (a torus side of 2): the lockstep
+// argument needs one.
+bool one_channel_per_class(const Topology& t, const std::vector<int>& cls, int classes) {
+  for (NodeId v = 0; v < t.node_count(); ++v) {
+    std::vector<char> seen(classes, 0);
+    for (ChannelId ch : t.out_channels(v))
+      if (seen[cls[ch]]++) return false;
+  }
+  return true;
+}
+
 struct Setting {
   std::vector<char> is_sender, is_receiver;
   std::vector<NodeId> roots;  // per block
@@ -475,12 +511,8 @@ std::optional<Schedule> translated_trees(const Problem& p, const PathSet& paths,
     return std::nullopt;
   const auto tr = translation(t);
   if (!tr) return std::nullopt;
-  std::vector<int> cls(t.channel_count());
   int classes = 0;
-  for (ChannelId ch = 0; ch < t.channel_count(); ++ch) {
-    cls[ch] = channel_class(t, ch, tr);
-    classes = std::max(classes, cls[ch] + 1);
-  }
+  const std::vector<int> cls = channel_classes(t, tr, classes);
   std::vector<long> load(classes, 0);
   auto key = [&](ChannelId ch) { return cls[ch]; };
   // Receivers in id order: block b's root is node b mod p, the image of 0 under b.
@@ -528,18 +560,10 @@ std::optional<Schedule> translated_lockstep(const Problem& p, const Budget& budg
     return std::nullopt;
   const auto tr = translation(t);
   if (!tr) return std::nullopt;
-  std::vector<int> cls(t.channel_count());
   int classes = 0;
-  for (ChannelId ch = 0; ch < t.channel_count(); ++ch) {
-    cls[ch] = channel_class(t, ch, tr);
-    classes = std::max(classes, cls[ch] + 1);
-  }
+  const std::vector<int> cls = channel_classes(t, tr, classes);
   // Two channels of one class out of a node (a torus side of 2) would break the argument.
-  for (NodeId v = 0; v < n; ++v) {
-    std::vector<char> seen(classes, 0);
-    for (ChannelId ch : t.out_channels(v))
-      if (seen[cls[ch]]++) return std::nullopt;
-  }
+  if (!one_channel_per_class(t, cls, classes)) return std::nullopt;
   const int ports = effective_ports(p);
   const Setting s = setting_of(p);
   struct Template {
@@ -715,12 +739,545 @@ std::optional<Schedule> pipelined_copies(const Problem& p, const PathSet& paths,
   return schedule_tasks(p, paths, tasks, budget, which);
 }
 
+
+// ---- SCAN: interval search ---------------------------------------------------------------
+
+// SCAN of a few blocks on a small network by a depth-first search over *interval*
+// schedules: sender j's accumulator of block b always holds the inputs lo..j of the
+// prefix order (it starts at j..j), and it grows only by reducing the accumulator of
+// sender lo − 1, sent as it stands (acc, reduce): lo becomes that sender's lo. Every
+// prefix network has this form (the chain, Hillis–Steele, Brent–Kung, Ladner–Fischer), and
+// so does the pipelining of any of them, but the search also mixes them, block against
+// block, around the ports and channels the other blocks use. Step counts from
+// `max_steps` downwards, each one a search with a memo of the (state, step) pairs that
+// failed, until one fails, reaches `min_steps` or the `work` expansions run out. ring:8
+// 1-port with 2 blocks: 6 steps (the pipelined designs: 8), docs/ENGINES.md "Several
+// blocks".
+std::optional<Schedule> interval_scan(const Problem& p, const PathSet& paths, int min_steps,
+                                      int max_steps, long long work, const Budget& budget) {
+  const Collective& c = p.collective;
+  const int m = static_cast<int>(c.senders.size());
+  const int B = c.blocks;
+  if (c.kind != CollectiveKind::SCAN || m > 12 || B > 4 || m * B > 32) return std::nullopt;
+  const int ports = effective_ports(p);
+  const Topology& t = p.topology;
+  // Up to two paths per ordered pair of senders (both ways round a ring).
+  std::vector<std::vector<const Path*>> route(m * m);
+  try {
+    for (int u = 0; u < m; ++u)
+      for (int v = u + 1; v < m; ++v) {
+        const auto& list = paths.paths(c.senders[u], c.senders[v]);
+        for (std::size_t i = 0; i < list.size() && i < 2; ++i) route[u * m + v].push_back(&list[i]);
+      }
+  } catch (const Unsupported&) {
+    return std::nullopt;
+  }
+  struct Move {
+    int block, u, v;
+    const Path* path;
+  };
+  std::vector<signed char> lo(static_cast<std::size_t>(B) * m);
+  for (int b = 0; b < B; ++b)
+    for (int j = 0; j < m; ++j) lo[b * m + j] = static_cast<signed char>(j);
+  std::vector<std::vector<Move>> chosen;  // per step
+  std::unordered_set<std::string> failed;
+  std::vector<int> sends(t.node_count(), 0), recvs(t.node_count(), 0);
+  std::vector<char> used(t.channel_count(), 0);
+  long long spent = 0;
+  bool out_of_work = false;
+  int T = 0;
+  std::function<bool(int)> step_search;
+  // Every set of candidates that fits in one step together (ports, channels, one transfer
+  // per accumulator), into `sets`.
+  std::function<void(const std::vector<Move>&, std::size_t, std::vector<int>&,
+                     std::vector<std::vector<int>>&)>
+      collect = [&](const std::vector<Move>& cand, std::size_t i, std::vector<int>& taken,
+                    std::vector<std::vector<int>>& sets) {
+        if (i == cand.size()) {
+          if (!taken.empty()) sets.push_back(taken);
+          return;
+        }
+        const Move& mv = cand[i];
+        const NodeId from = c.senders[mv.u], to = c.senders[mv.v];
+        if (sends[from] < ports && recvs[to] < ports &&
+            std::none_of(mv.path->channels.begin(), mv.path->channels.end(),
+                         [&](ChannelId ch) { return used[ch] != 0; })) {
+          ++sends[from];
+          ++recvs[to];
+          for (ChannelId ch : mv.path->channels) used[ch] = 1;
+          taken.push_back(static_cast<int>(i));
+          // The other path of the same transfer is skipped once this one is taken.
+          std::size_t next = i + 1;
+          while (next < cand.size() && cand[next].block == mv.block && cand[next].v == mv.v)
+            ++next;
+          collect(cand, next, taken, sets);
+          taken.pop_back();
+          for (ChannelId ch : mv.path->channels) used[ch] = 0;
+          --sends[from];
+          --recvs[to];
+        }
+        collect(cand, i + 1, taken, sets);
+      };
+  step_search = [&](int s) -> bool {
+    // s: the step about to be chosen (1-based); done when every lo is 0.
+    if (std::all_of(lo.begin(), lo.end(), [](signed char x) { return x == 0; })) return true;
+    if (s > T || out_of_work) return false;
+    // Each sender must still receive once per unfinished block, at most `cap` per step.
+    for (int j = 1; j < m; ++j) {
+      int left = 0;
+      for (int b = 0; b < B; ++b) left += lo[b * m + j] > 0;
+      const int cap = std::min<int>(ports, static_cast<int>(t.in_channels(c.senders[j]).size()));
+      if (cap == 0 || left > (T - s + 1) * cap) return false;
+    }
+    std::string key(lo.begin(), lo.end());
+    key.push_back(static_cast<char>(s));
+    if (failed.contains(key)) return false;
+    std::vector<Move> cand;
+    for (int b = 0; b < B; ++b)
+      for (int v = 1; v < m; ++v)
+        if (const int l = lo[b * m + v]; l > 0)
+          for (const Path* path : route[(l - 1) * m + v]) cand.push_back({b, l - 1, v, path});
+    std::vector<std::vector<int>> sets;
+    std::vector<int> taken;
+    collect(cand, 0, taken, sets);
+    // The fullest steps first (the search finds its schedules there).
+    std::stable_sort(sets.begin(), sets.end(),
+                     [](const auto& x, const auto& y) { return x.size() > y.size(); });
+    for (const auto& set : sets) {
+      if (++spent > work || ((spent & 1023) == 0 && budget.expired())) {
+        out_of_work = true;
+        return false;
+      }
+      std::vector<signed char> before = lo;
+      std::vector<Move> moves;
+      for (int i : set) {
+        lo[cand[i].block * m + cand[i].v] = before[cand[i].block * m + cand[i].u];
+        moves.push_back(cand[i]);
+      }
+      chosen.push_back(std::move(moves));
+      if (step_search(s + 1)) return true;
+      chosen.pop_back();
+      lo = std::move(before);
+    }
+    if (!out_of_work) failed.insert(std::move(key));
+    return false;
+  };
+  // Downwards from max_steps: each success is kept, the first failure (or the end of the
+  // work) stops; the easy step counts come first.
+  std::optional<Schedule> found;
+  for (T = max_steps; T >= std::max(1, min_steps) && !out_of_work; --T) {
+    failed.clear();
+    chosen.clear();
+    lo.assign(lo.size(), 0);
+    for (int b = 0; b < B; ++b)
+      for (int j = 0; j < m; ++j) lo[b * m + j] = static_cast<signed char>(j);
+    if (!step_search(1)) break;
+    std::vector<Transfer> out;
+    for (std::size_t s = 0; s < chosen.size(); ++s)
+      for (const Move& mv : chosen[s]) {
+        Transfer x;
+        x.step = static_cast<Step>(s + 1);
+        x.path = mv.path->nodes;
+        x.blocks = {mv.block};
+        x.send = ReductionSend::acc;
+        x.recv = ReductionRecv::reduce;
+        out.push_back(std::move(x));
+      }
+    found = assemble_schedule(p, std::move(out), "", 0);
+    T = std::min(T, found->steps);  // the next round asks for one step fewer than this
+  }
+  return found;
+}
+
+// ---- all-gather of several blocks (AAB --blocks) --------------------------------------
+
+// The messages of an AAB of B blocks: msg[i][b] is block b of processor i (index in the
+// processors' order), every message to every other processor. Nothing when the problem
+// is not of that shape.
+struct GatherLayout {
+  std::vector<NodeId> procs;
+  std::vector<std::vector<MessageId>> msg;
+};
+
+std::optional<GatherLayout> gather_layout(const Problem& p) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::AAB || c.blocks < 2 || p.model.combining ||
+      p.model.switching != Switching::wormhole)
+    return std::nullopt;
+  const Topology& t = p.topology;
+  GatherLayout l;
+  l.procs.assign(t.processors().begin(), t.processors().end());
+  const std::size_t P = l.procs.size();
+  std::vector<int> index(t.node_count(), -1);
+  for (std::size_t i = 0; i < P; ++i) index[l.procs[i]] = static_cast<int>(i);
+  l.msg.resize(P);
+  for (const Message& m : c.messages) {
+    if (m.origin < 0 || m.origin >= t.node_count() || index[m.origin] < 0 ||
+        m.targets.size() != P - 1)
+      return std::nullopt;
+    l.msg[index[m.origin]].push_back(m.id);
+  }
+  for (const auto& mine : l.msg)
+    if (static_cast<int>(mine.size()) != c.blocks) return std::nullopt;
+  return l;
+}
+
+// A tree edge of one message: `parent` is the edge that brings the message to `from`
+// (-1 at its origin); edges are listed parents first.
+struct TreeEdge {
+  MessageId message = 0;
+  int block = 0;
+  ChannelId channel = 0;
+  int parent = -1;
+};
+
+// Packs single-hop tree edges into steps with one ready queue per channel: in each step
+// every channel (in a rotating order, within the ports) sends its ready edge whose chain
+// of edges still behind is longest, earlier blocks first on ties; an edge is ready from
+// the step after its parent's. All-port, the channels never wait for one another, so the
+// work is O(E log E) plus one pass over the channels per step: a torus:32x32 of 4 blocks
+// (4 million edges) takes seconds, where the general list scheduler would take minutes.
+std::optional<std::vector<Transfer>> channel_queue_schedule(const Problem& p,
+                                                            const std::vector<TreeEdge>& edges,
+                                                            const Budget& budget) {
+  const Topology& t = p.topology;
+  const int E = static_cast<int>(edges.size());
+  const int ports = effective_ports(p);
+  std::vector<int> height(E, 1);
+  std::vector<int> first_child(E, -1), next_sibling(E, -1);
+  for (int e = E - 1; e >= 0; --e) {
+    const int q = edges[e].parent;
+    if (q < 0) continue;
+    if (q >= e) return std::nullopt;  // parents must come first
+    height[q] = std::max(height[q], height[e] + 1);
+    next_sibling[e] = first_child[q];
+    first_child[q] = e;
+  }
+  using Key = std::tuple<int, int, int>;  // (-height, block, edge)
+  std::vector<std::vector<Key>> ready(t.channel_count());
+  auto push = [&](int e) {
+    auto& h = ready[edges[e].channel];
+    h.push_back({-height[e], edges[e].block, e});
+    std::push_heap(h.begin(), h.end(), std::greater<>());
+  };
+  for (int e = 0; e < E; ++e)
+    if (edges[e].parent < 0) push(e);
+  std::vector<Transfer> out;
+  out.reserve(E);
+  std::vector<int> sends(t.node_count(), 0), recvs(t.node_count(), 0), freed;
+  const int C = t.channel_count();
+  for (int step = 1, start = 0; static_cast<int>(out.size()) < E; ++step, ++start) {
+    if ((step & 63) == 0 && budget.expired()) return std::nullopt;
+    if (ports < std::numeric_limits<int>::max()) {
+      std::fill(sends.begin(), sends.end(), 0);
+      std::fill(recvs.begin(), recvs.end(), 0);
+    }
+    freed.clear();
+    for (int i = 0; i < C; ++i) {
+      const ChannelId c = (start + i) % C;
+      auto& h = ready[c];
+      if (h.empty()) continue;
+      const Channel& ch = t.channel(c);
+      if (sends[ch.from] >= ports || recvs[ch.to] >= ports) continue;
+      ++sends[ch.from];
+      ++recvs[ch.to];
+      std::pop_heap(h.begin(), h.end(), std::greater<>());
+      const int e = std::get<2>(h.back());
+      h.pop_back();
+      Transfer tr;
+      tr.step = step;
+      tr.path = {ch.from, ch.to};
+      tr.messages = {edges[e].message};
+      out.push_back(std::move(tr));
+      for (int k = first_child[e]; k >= 0; k = next_sibling[k]) freed.push_back(k);
+    }
+    if (freed.empty() && std::all_of(ready.begin(), ready.end(),
+                                     [](const auto& h) { return h.empty(); }) &&
+        static_cast<int>(out.size()) < E)
+      return std::nullopt;  // cannot happen: every edge's parent is placed
+    for (int e : freed) push(e);
+  }
+  return out;
+}
+
+// The channel from a to b with the least load so far (parallel channels take turns).
+std::optional<ChannelId> lightest_channel(const Topology& t, NodeId a, NodeId b,
+                                          const std::vector<long>& load) {
+  std::optional<ChannelId> best;
+  for (ChannelId c : t.out_channels(a))
+    if (t.channel(c).to == b && (!best || load[c] < load[*best])) best = c;
+  return best;
+}
+
+// Per message a shortest-path broadcast tree from its origin over direct channels,
+// balanced over the channels across all messages (balanced_tree), packed by the channel
+// queues. Applies wherever every processor reaches every other over processor-to-processor
+// channels (rings, meshes, tori, hypercubes, Kautz and de Bruijn digraphs, ...).
+std::optional<Schedule> gather_trees(const Problem& p, const GatherLayout& l,
+                                     const Budget& budget) {
+  const Topology& t = p.topology;
+  const int B = p.collective.blocks;
+  std::vector<long> load(t.channel_count(), 0);
+  auto key = [](ChannelId c) { return static_cast<int>(c); };
+  std::vector<TreeEdge> edges;
+  edges.reserve(l.procs.size() * (l.procs.size() - 1) * B);
+  const int n = t.node_count();
+  for (int b = 0; b < B; ++b)
+    for (std::size_t i = 0; i < l.procs.size(); ++i) {
+      if (budget.expired()) return std::nullopt;
+      const NodeId root = l.procs[i];
+      const std::vector<NodeId> parent = balanced_tree(t, root, false, b, load, key);
+      // Breadth-first from the root, so that parents come first.
+      std::vector<std::vector<NodeId>> children(n);
+      for (NodeId v = 0; v < n; ++v)
+        if (parent[v] != kNoNode) children[parent[v]].push_back(v);
+      std::vector<int> edge_into(n, -1);
+      std::deque<NodeId> queue{root};
+      std::size_t reached = 1;
+      while (!queue.empty()) {
+        const NodeId u = queue.front();
+        queue.pop_front();
+        for (NodeId v : children[u]) {
+          const auto c = lightest_channel(t, u, v, load);
+          if (!c) return std::nullopt;
+          edge_into[v] = static_cast<int>(edges.size());
+          edges.push_back({l.msg[i][b], b, *c, edge_into[u]});
+          ++reached;
+          queue.push_back(v);
+        }
+      }
+      if (reached != l.procs.size()) return std::nullopt;  // switches, or unreachable
+    }
+  auto transfers = channel_queue_schedule(p, edges, budget);
+  if (!transfers) return std::nullopt;
+  return assemble_schedule(p, std::move(*transfers), "", 0);
+}
+
+// The lockstep form on tori, rings and hypercubes (as translated_lockstep for the
+// reductions): B broadcast trees from node 0, balanced over the channel classes, are
+// scheduled once as a template in which every step holds at most one edge per class and
+// at most k edges; the template moved to every origin o by the translation carries o's B
+// messages. A template edge of class c moved by the p translations uses every channel of
+// class c once and gives each processor one send and one reception, so the moved copies of
+// a template step do not conflict, and the design takes the template's steps: about
+// B(p−1)/(classes) when the classes are balanced, the receive-volume bound (docs/BOUNDS.md).
+std::optional<Schedule> gather_lockstep(const Problem& p, const GatherLayout& l,
+                                        const Budget& budget) {
+  const Topology& t = p.topology;
+  const int n = t.node_count();
+  const int B = p.collective.blocks;
+  if (static_cast<int>(l.procs.size()) != n) return std::nullopt;
+  const auto tr = translation(t);
+  if (!tr) return std::nullopt;
+  int classes = 0;
+  const std::vector<int> cls = channel_classes(t, tr, classes);
+  if (!one_channel_per_class(t, cls, classes)) return std::nullopt;
+  const int ports = effective_ports(p);
+  struct Template {
+    std::vector<TreeEdge> edges;  // channel: of the tree from 0
+    std::vector<int> step;
+    int steps = 0;
+  };
+  std::optional<Template> best;
+  auto key = [&](ChannelId ch) { return cls[ch]; };
+  for (int salt = 0; salt < 8 && !budget.expired(); ++salt) {
+    Template tp;
+    std::vector<long> load(classes, 0);
+    for (int b = 0; b < B; ++b) {
+      const std::vector<NodeId> parent = balanced_tree(t, 0, false, salt + b, load, key);
+      std::vector<std::vector<NodeId>> children(n);
+      for (NodeId v = 0; v < n; ++v)
+        if (parent[v] != kNoNode) children[parent[v]].push_back(v);
+      std::vector<int> edge_into(n, -1);
+      std::deque<NodeId> queue{0};
+      int reached = 1;
+      while (!queue.empty()) {
+        const NodeId u = queue.front();
+        queue.pop_front();
+        for (NodeId v : children[u]) {
+          std::optional<ChannelId> c;
+          for (ChannelId ch : t.out_channels(u))
+            if (t.channel(ch).to == v) c = ch;
+          if (!c) return std::nullopt;
+          edge_into[v] = static_cast<int>(tp.edges.size());
+          tp.edges.push_back({b, b, *c, edge_into[u]});
+          ++reached;
+          queue.push_back(v);
+        }
+      }
+      if (reached != n) return std::nullopt;
+    }
+    // Levels (the chain behind each edge), then steps: the ready edges by level, then
+    // block, at most one per class and `ports` per step.
+    const int m = static_cast<int>(tp.edges.size());
+    std::vector<int> level(m, 1);
+    for (int e = m - 1; e >= 0; --e)
+      if (tp.edges[e].parent >= 0)
+        level[tp.edges[e].parent] = std::max(level[tp.edges[e].parent], level[e] + 1);
+    using Key = std::tuple<int, int, int>;
+    std::vector<std::vector<Key>> ready(classes);
+    std::vector<std::vector<int>> kids(m);
+    for (int e = 0; e < m; ++e)
+      if (tp.edges[e].parent >= 0) kids[tp.edges[e].parent].push_back(e);
+    auto push = [&](int e) {
+      auto& h = ready[cls[tp.edges[e].channel]];
+      h.push_back({-level[e], tp.edges[e].block, e});
+      std::push_heap(h.begin(), h.end(), std::greater<>());
+    };
+    for (int e = 0; e < m; ++e)
+      if (tp.edges[e].parent < 0) push(e);
+    tp.step.assign(m, 0);
+    int placed = 0;
+    std::vector<int> freed, order(classes);
+    for (int step = 1; placed < m; ++step) {
+      if (best && step >= best->steps) break;
+      freed.clear();
+      // The classes whose best ready edge has the longest chain first (k-port).
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        if (ready[a].empty() || ready[b].empty()) return !ready[a].empty() && ready[b].empty();
+        return ready[a].front() < ready[b].front();
+      });
+      int taken = 0;
+      for (int c : order) {
+        if (taken >= ports || ready[c].empty()) break;
+        std::pop_heap(ready[c].begin(), ready[c].end(), std::greater<>());
+        const int e = std::get<2>(ready[c].back());
+        ready[c].pop_back();
+        tp.step[e] = step;
+        ++placed;
+        ++taken;
+        for (int k : kids[e]) freed.push_back(k);
+      }
+      for (int e : freed) push(e);
+      tp.steps = step;
+      if (taken == 0) return std::nullopt;  // cannot happen: the roots' edges are ready
+    }
+    if (placed == m && (!best || tp.steps < best->steps)) best = std::move(tp);
+  }
+  if (!best) return std::nullopt;
+  std::vector<Transfer> out;
+  out.reserve(static_cast<std::size_t>(n) * best->edges.size());
+  for (NodeId o = 0; o < n; ++o)
+    for (std::size_t i = 0; i < best->edges.size(); ++i) {
+      const Channel& ch = t.channel(best->edges[i].channel);
+      Transfer x;
+      x.step = best->step[i];
+      x.path = {tr(ch.from, o), tr(ch.to, o)};
+      x.messages = {l.msg[o][best->edges[i].block]};
+      out.push_back(std::move(x));
+    }
+  Schedule sched = assemble_schedule(p, std::move(out), "", 0);
+  std::size_t violations = 0;
+  if (!verify_schedule(sched, 1, violations).empty()) return std::nullopt;
+  return sched;
+}
+
+// B copies of a one-block AAB schedule, copy b carrying every processor's block b: a
+// transfer of a message after the transfer that brought it to its sender (strict), packed
+// by the list scheduler; past 200,000 tasks, the copies one after the other (B times the
+// one-block steps), which needs no packing at all.
+std::optional<Schedule> gather_copies(const Problem& p, const PathSet& paths,
+                                      const GatherLayout& l, const Schedule& one,
+                                      const Budget& budget, std::string& which) {
+  const Topology& t = p.topology;
+  const int B = p.collective.blocks;
+  std::vector<int> index(t.node_count(), -1);
+  for (std::size_t i = 0; i < l.procs.size(); ++i) index[l.procs[i]] = static_cast<int>(i);
+  std::vector<int> origin_of(one.collective.messages.size(), -1);
+  for (const Message& m : one.collective.messages) {
+    if (m.origin < 0 || m.origin >= t.node_count() || index[m.origin] < 0) return std::nullopt;
+    origin_of[m.id] = index[m.origin];
+  }
+  for (const Transfer& tr : one.transfers)
+    if (tr.messages.size() != 1) return std::nullopt;
+  const std::size_t m = one.transfers.size();
+  if (m * static_cast<std::size_t>(B) > 200'000) {
+    std::vector<Transfer> out;
+    out.reserve(m * B);
+    for (int b = 0; b < B; ++b)
+      for (const Transfer& tr : one.transfers) {
+        Transfer x = tr;
+        x.step = b * one.steps + tr.step;
+        x.messages = {l.msg[origin_of[tr.messages.front()]][b]};
+        out.push_back(std::move(x));
+      }
+    which = "copies in turn";
+    return assemble_schedule(p, std::move(out), "", 0);
+  }
+  // The transfer that first brings message m to node v, by step.
+  std::map<std::pair<MessageId, NodeId>, int> arrival;
+  for (std::size_t i = 0; i < m; ++i) {
+    const Transfer& tr = one.transfers[i];
+    const auto k = std::make_pair(tr.messages.front(), tr.path.back());
+    const auto it = arrival.find(k);
+    if (it == arrival.end() || one.transfers[it->second].step > tr.step)
+      arrival[k] = static_cast<int>(i);
+  }
+  std::vector<Task> tasks;
+  tasks.reserve(m * B);
+  for (int b = 0; b < B; ++b)
+    for (std::size_t i = 0; i < m; ++i) {
+      const Transfer& tr = one.transfers[i];
+      Task task;
+      task.block = b;
+      task.from = tr.path.front();
+      task.to = tr.path.back();
+      task.preferred = tr.path;
+      task.message = l.msg[origin_of[tr.messages.front()]][b];
+      if (const auto it = arrival.find({tr.messages.front(), task.from}); it != arrival.end())
+        task.strict.push_back(static_cast<int>(b * m) + it->second);
+      tasks.push_back(std::move(task));
+    }
+  return schedule_tasks(p, paths, tasks, budget, which);
+}
+
 }  // namespace
 
 Problem with_one_block(const Problem& problem) {
   Problem one = problem;
+  if (one.collective.kind == CollectiveKind::AAB && one.collective.blocks > 1) {
+    // The first message of each origin, renumbered in order (FORMATS.md "Several blocks").
+    std::vector<Message> kept;
+    std::vector<char> seen(problem.topology.node_count(), 0);
+    for (const Message& m : problem.collective.messages)
+      if (m.origin >= 0 && m.origin < problem.topology.node_count() && !seen[m.origin]++) {
+        kept.push_back(m);
+        kept.back().id = static_cast<MessageId>(kept.size() - 1);
+      }
+    one.collective.messages = std::move(kept);
+  }
   if (one.collective.kind != CollectiveKind::REDUCESCATTER) one.collective.blocks = 1;
   return one;
+}
+
+std::vector<ReductionCandidate> allgather_trees(const Problem& problem, const Budget& budget) {
+  std::vector<ReductionCandidate> out;
+  const auto layout = gather_layout(problem);
+  if (!layout) return out;
+  // The lockstep form packs the translated trees at least as tightly as the channel queues
+  // do on the tori and hypercubes measured (docs/BENCHMARKS.md), in a fraction of the time.
+  if (auto s = gather_lockstep(problem, *layout, budget); s && !budget.expired())
+    out.push_back({"pipelined all-gather trees (lockstep)", std::move(*s)});
+  else if (auto b = gather_trees(problem, *layout, budget); b && !budget.expired())
+    out.push_back({"pipelined all-gather trees (balanced)", std::move(*b)});
+  return out;
+}
+
+std::vector<ReductionCandidate> allgather_copies(const Problem& problem, const PathSet& paths,
+                                                 const std::vector<Schedule>& one_block,
+                                                 const Budget& budget) {
+  std::vector<ReductionCandidate> out;
+  const auto layout = gather_layout(problem);
+  if (!layout) return out;
+  for (const Schedule& one : one_block) {
+    std::string which;
+    auto s = gather_copies(problem, paths, *layout, one, budget, which);
+    if (!s || budget.expired()) continue;
+    const std::string design = one.solver ? one.solver->engine : std::string("design");
+    out.push_back({"pipelined " + design + " (" + which + ")", std::move(*s)});
+  }
+  return out;
 }
 
 std::vector<ReductionCandidate> pipelined_designs(const Problem& problem, const PathSet& paths,
@@ -751,6 +1308,13 @@ std::vector<ReductionCandidate> pipelined_designs(const Problem& problem, const 
     if (d.schedule.transfers.size() * static_cast<std::size_t>(c.blocks) <= 20'000)
       add(pipelined_copies(problem, paths, d.schedule, budget, which), "pipelined " + d.design,
           which);
+  if (c.kind == CollectiveKind::SCAN) {
+    // Below the best of the others only: the search is the slowest design here.
+    int best = 2 * static_cast<int>(c.senders.size()) * c.blocks;
+    for (const auto& d : out) best = std::min(best, d.schedule.steps);
+    add(interval_scan(problem, paths, 1, best - 1, kIntervalWork, budget), "interval search",
+        "acc and reduce");
+  }
   return out;
 }
 
