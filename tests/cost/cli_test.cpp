@@ -384,7 +384,7 @@ TEST_F(CostCli, SolveByBytesNeverLosesToClassical) {
                  "", " --blocks 1", " --blocks " + c.net.substr(c.net.find(':') + 1)}) {
           if (c.net != "ring:8" && !blocks.empty() && blocks != " --blocks 1")
             continue;  // torus:4x4: 16 blocks is its own count for ring and rabenseifner
-          const std::string file = "classical.json";
+          const std::string file = (dir_ / "classical.json").string();
           const CliRun made = run_line("solve " + c.net + model + " --algorithm " + algorithm +
                                        blocks + " -o " + file);
           ASSERT_EQ(made.status, 0) << algorithm << blocks << ": " << made.err;
