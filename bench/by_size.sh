@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# By message size (docs/BENCHMARKS.md, "By message size"; issue item "Benchmark and
+# picture"): on each network and collective, ccsched's own schedules (one solve per block
+# count of a small set; the fastest of them at each size is "ccsched") against every
+# classical algorithm `solve --algorithm A` writes, by the linear model (`cost
+# --crossover`, t0 = 1 us, t1 = 1 ns/B, tc = 0.25 ns/B for the reductions) and by the
+# SimGrid replay (`simulate --crossover`, 1 GB/s channels, 1 us start-up), at every size
+# from 8 B to 1 GiB (doubling); one SVG per network (the four collectives as four panels,
+# drawn by `cost --plot`) into docs/pictures/, the Markdown tables on stdout and in
+# bench/results/by_size/by_size.md. Release build.
+#
+#   bash bench/by_size.sh [BINARY] [TIME_LIMIT] [NETWORK...]
+#     BINARY      build/release/ccsched
+#     TIME_LIMIT  seconds per solve (default 20)
+#     NETWORK     default: torus:8x8 torus:16x16 torus:32x32 mesh:32x32 hypercube:10 fattree:1024
+#   BY_SIZE_COLLECTIVES="ALLREDUCE REDUCESCATTER AAB REDUCE"   the collectives
+#   BY_SIZE_SIMULATE=0     leave out the SimGrid replay
+#   TACOS_DIR=PATH         a TACOS source tree (github.com/astra-sim/tacos): also run its
+#                          all-gather synthesizer (bench/tacos_allgather.cpp) on the tori,
+#                          meshes and hypercubes, beside ccsched's AAB
+#
+# Every file goes to bench/results/by_size/<network>/<collective>/: the schedules, each
+# solve's summary (with wall seconds and peak KB from /usr/bin/time), cost.json,
+# simulate.json, plot.svg.
+set -uo pipefail
+bin=$(realpath "${1:-build/release/ccsched}")
+limit=${2:-20}
+shift 2 2>/dev/null || shift $#
+networks=("$@")
+[ ${#networks[@]} -eq 0 ] &&
+  networks=(torus:8x8 torus:16x16 torus:32x32 mesh:32x32 hypercube:10 fattree:1024)
+read -r -a collectives <<< "${BY_SIZE_COLLECTIVES:-ALLREDUCE REDUCESCATTER AAB REDUCE}"
+simulate=${BY_SIZE_SIMULATE:-1}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/bench/results/by_size
+pictures=$root/docs/pictures
+algorithms=(ring recursive-doubling rabenseifner swing bine binomial)
+model=(--t0 1us --t1 1ns)
+replay=(--bandwidth 1GBps --latency 1us)
+mkdir -p "$out"
+started=$(date +%s)
+
+slug() { echo "$1" | tr ':,' '__'; }
+processors() {
+  "$bin" topo info "$1" 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) processors.*/\1/p' | head -1
+}
+
+for net in "${networks[@]}"; do
+  p=$(processors "$net")
+  # Block counts of ccsched's own reductions: 1, about sqrt(p), p.
+  root_p=$(python3 -c "import math; print(2 ** round(math.log2(math.isqrt($p))))")
+  for cc in "${collectives[@]}"; do
+    dir=$out/$(slug "$net")/$cc
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cd "$dir" || exit 1
+    files=()
+    case $cc in
+      ALLREDUCE|REDUCE) counts=(1 "$root_p" "$p") ;;
+      *) counts=(0) ;;  # REDUCESCATTER: a block per receiver; AAB: one message each
+    esac
+    for b in "${counts[@]}"; do
+      name=own.json
+      extra=()
+      if [ "$b" != 0 ]; then
+        name=own_$b.json
+        [ "$b" != 1 ] && extra=(--blocks "$b")
+      fi
+      /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" "${extra[@]}" \
+        --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1
+      [ -s "$name" ] && files+=("$name")
+    done
+    for a in "${algorithms[@]}"; do
+      if /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" --algorithm "$a" \
+          --time-limit "$limit" -o "$a.json" > "$a.txt" 2>&1 && [ -s "$a.json" ]; then
+        files+=("$a.json")
+      fi
+    done
+    tc=()
+    [ "$cc" != AAB ] && tc=(--tc 0.25ns)
+    "$bin" cost "${files[@]}" "${model[@]}" "${tc[@]}" --crossover --from 8 --to 1GiB \
+      --plot plot.svg --json > cost.json 2> cost.err
+    if [ "$simulate" = 1 ]; then
+      /usr/bin/time -f "wall %e s, peak %M KB" "$bin" simulate "${files[@]}" "${replay[@]}" \
+        "${tc[@]}" --crossover --from 8 --to 1GiB --json > simulate.json 2> simulate.err
+    fi
+    echo "$net $cc: ${#files[@]} schedules, $(( $(date +%s) - started )) s so far" >&2
+    cd "$root" || exit 1
+  done
+done
+
+# TACOS's all-gather on the networks it has (2-D tori and meshes; hypercubes through its
+# Topology interface), one chunk per processor: its time is a number of link rounds times
+# alpha + chunk/bandwidth, so two sizes pin it; the script runs every size anyway.
+if [ -n "${TACOS_DIR:-}" ]; then
+  tacos=$out/tacos_allgather
+  g++ -std=c++17 -O2 -DNDEBUG -I"$TACOS_DIR/include" -I"$TACOS_DIR/include/tacos" \
+    "$TACOS_DIR"/src/topology/*.cpp "$TACOS_DIR"/src/collective/*.cpp \
+    "$TACOS_DIR"/src/event_queue/*.cpp "$TACOS_DIR"/src/synthesizer/*.cpp \
+    "$root/bench/tacos_allgather.cpp" -o "$tacos"
+  for net in "${networks[@]}"; do
+    family=${net%%:*}
+    case $family in torus|mesh|hypercube) ;; *) continue ;; esac
+    dir=$out/$(slug "$net")
+    mkdir -p "$dir"
+    : > "$dir/tacos.txt"
+    # 1 GB/s = 1e9 / 2^30 GiB/s, TACOS's unit; alpha 1 us.
+    for m in 8 1048576; do
+      s=$(date +%s.%N)
+      t=$("$tacos" "$family" "${net#*:}" "$m" 1 1 0.931322574615 3 | sort -g | sed -n '1p;$p' | tr '\n' ' ')
+      echo "$m $t $(echo "$(date +%s.%N) - $s" | bc)" >> "$dir/tacos.txt"
+    done
+  done
+fi
+
+# The tables and the pictures.
+python3 - "$out" "$pictures" "${networks[@]}" <<'EOF' | tee "$out/by_size.md"
+import json, math, os, re, sys
+out, pictures, networks = sys.argv[1], sys.argv[2], sys.argv[3:]
+collectives = os.environ.get("BY_SIZE_COLLECTIVES", "ALLREDUCE REDUCESCATTER AAB REDUCE").split()
+algorithms = ["ring", "recursive-doubling", "rabenseifner", "swing", "bine", "binomial"]
+
+def slug(n): return n.replace(":", "_").replace(",", "_")
+
+def size(b):
+    for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if b >= 1 << k and b % (1 << k) == 0: return f"{b >> k} {unit}"
+    return f"{b} B"
+
+def us(t):
+    if t is None: return "-"
+    return f"{t:.4g}" if t < 1e5 else f"{t:.4e}".replace("e+0", "e").replace("e+", "e")
+
+def summary(path):
+    """steps, bound, engine, wall seconds of a solve's summary (or the error line)."""
+    if not os.path.exists(path): return None
+    text = open(path).read()
+    steps = re.search(r"^steps\s+(\d+)", text, re.M)
+    engine = re.search(r"^engine\s+(.*?),", text, re.M)
+    wall = re.search(r"wall ([\d.]+) s, peak (\d+) KB", text)
+    error = re.search(r"ccsched: error: (.*)", text)
+    return {"steps": steps and int(steps.group(1)), "engine": engine and engine.group(1),
+            "wall": wall and float(wall.group(1)), "kb": wall and int(wall.group(2)),
+            "error": error and error.group(1)}
+
+for net in networks:
+    panels = []
+    print(f"\n### {net}\n")
+    for cc in collectives:
+        d = os.path.join(out, slug(net), cc)
+        if not os.path.exists(os.path.join(d, "cost.json")): continue
+        try:
+            cost = json.load(open(os.path.join(d, "cost.json")))
+        except ValueError:
+            print(f"{cc}: cost failed: {open(os.path.join(d, 'cost.err')).read().strip()}\n")
+            continue
+        sim = None
+        if os.path.exists(os.path.join(d, "simulate.json")):
+            try: sim = json.load(open(os.path.join(d, "simulate.json")))
+            except ValueError: sim = None
+        files = [s["file"] for s in cost["schedules"]]
+        own = [k for k, f in enumerate(files) if f.startswith("own")]
+        classical = {f[:-5]: k for k, f in enumerate(files) if not f.startswith("own")}
+        print(f"**{cc}** — ccsched's own: " + ", ".join(
+            f"{s['blocks']} block{'s' if s['blocks'] != 1 else ''} {s['steps']} steps ({s['engine']})"
+            for s in (cost["schedules"][k] for k in own)))
+        missing = []
+        for a in algorithms:
+            if a in classical:
+                s = cost["schedules"][classical[a]]
+                missing.append(f"{a} {s['blocks']} block{'s' if s['blocks'] != 1 else ''} {s['steps']} steps")
+            else:
+                info = summary(os.path.join(d, a + ".txt"))
+                missing.append(f"{a}: " + ((info or {}).get("error") or "no schedule"))
+        print("; classical: " + "; ".join(missing) + "\n")
+        head = ["size", "ccsched (µs)", "blocks"] + [a for a in algorithms if a in classical]
+        if sim: head += ["ccsched replay (µs)"] + [a + " replay" for a in algorithms if a in classical]
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for i, row in enumerate(cost["sizes"]):
+            times = row["us"]
+            best = min((k for k in own if times[k] is not None), key=lambda k: times[k], default=None)
+            cells = [size(row["bytes"]), us(times[best]) if best is not None else "-",
+                     str(cost["schedules"][best]["blocks"]) if best is not None else "-"]
+            cells += [us(times[classical[a]]) for a in algorithms if a in classical]
+            if sim:
+                st = sim["sizes"][i]["seconds"]
+                sbest = min((st[k] for k in own if st[k] is not None), default=None)
+                cells += [us(sbest * 1e6) if sbest is not None else "-"]
+                cells += [us(st[classical[a]] * 1e6) if st[classical[a]] is not None else "-"
+                          for a in algorithms if a in classical]
+            print("| " + " | ".join(cells) + " |")
+        if sim: print(f"\nreplay / model: at most {sim['slowdown']:.3f}")
+        print()
+        if os.path.exists(os.path.join(d, "plot.svg")): panels.append(os.path.join(d, "plot.svg"))
+    tacos = os.path.join(out, slug(net), "tacos.txt")
+    if os.path.exists(tacos):
+        print("TACOS all-gather (best, worst of 3 runs; µs): " + "; ".join(
+            f"{size(int(l.split()[0]))}: {l.split()[1]}, {l.split()[2]} ({l.split()[3]} s)"
+            for l in open(tacos) if l.strip()) + "\n")
+    # One picture per network: the panels side by side, two a row.
+    if panels:
+        docs = []
+        for path in panels:
+            text = open(path).read()
+            text = text[text.index("<svg"):]
+            w = float(re.search(r'width="([\d.]+)"', text).group(1))
+            h = float(re.search(r'height="([\d.]+)"', text).group(1))
+            docs.append((text, w, h))
+        cw, ch = max(d[1] for d in docs), max(d[2] for d in docs)
+        cols = 2 if len(docs) > 1 else 1
+        rows = math.ceil(len(docs) / cols)
+        body = ""
+        for k, (text, w, h) in enumerate(docs):
+            x, y = (k % cols) * cw, (k // cols) * ch
+            body += re.sub(r"^<svg ", f'<svg x="{x:.1f}" y="{y:.1f}" ', text, count=1)
+        name = os.path.join(pictures, f"by_size_{slug(net)}.svg")
+        with open(name, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+                    f'viewBox="0 0 {cols * cw:.1f} {rows * ch:.1f}" width="{cols * cw:.1f}" '
+                    f'height="{rows * ch:.1f}">\n{body}</svg>\n')
+EOF
+echo "done in $(( $(date +%s) - started )) s" >&2
