@@ -70,9 +70,17 @@ for net in "${networks[@]}"; do
         --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1
       [ -s "$name" ] && files+=("$name")
     done
-    for a in "${algorithms[@]}"; do
-      if /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" --algorithm "$a" \
-          --time-limit "$limit" -o "$a.json" > "$a.txt" 2>&1 && [ -s "$a.json" ]; then
+    # The classical algorithms, each at its default block count (ALLREDUCE: p for ring and
+    # Rabenseifner, 1 for the latency variants of Swing and Bine), and for ALLREDUCE also
+    # Swing's and Bine's bandwidth variants in p blocks (swing-bw, bine-bw).
+    variants=("${algorithms[@]}")
+    [ "$cc" = ALLREDUCE ] && variants+=(swing-bw bine-bw)
+    for a in "${variants[@]}"; do
+      extra=()
+      case $a in *-bw) extra=(--blocks "$p") ;; esac
+      if /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" \
+          --algorithm "${a%-bw}" "${extra[@]}" --time-limit "$limit" -o "$a.json" > "$a.txt" 2>&1 &&
+          [ -s "$a.json" ]; then
         files+=("$a.json")
       fi
     done
@@ -143,8 +151,16 @@ def summary(path):
             "wall": wall and float(wall.group(1)), "kb": wall and int(wall.group(2)),
             "error": error and error.group(1)}
 
+# The compact table of docs/BENCHMARKS.md: a few sizes, every schedule's model time, the
+# ratio of the best classical algorithm to ccsched's best, the largest replay/model ratio.
+summary_sizes = {8, 1024, 64 << 10, 1 << 20, 1 << 30}
+every = ["ring", "recursive-doubling", "rabenseifner", "swing", "bine", "binomial", "swing-bw", "bine-bw"]
+compact = []
+
 for net in networks:
     panels = []
+    compact.append(f"\n#### {net}\n\n| collective | size | ccsched µs (blocks) | " +
+                   " | ".join(every) + " | best classical / ccsched | replay / model |\n|" + "---|" * (len(every) + 5))
     print(f"\n### {net}\n")
     for cc in collectives:
         d = os.path.join(out, slug(net), cc)
@@ -161,11 +177,12 @@ for net in networks:
         files = [s["file"] for s in cost["schedules"]]
         own = [k for k, f in enumerate(files) if f.startswith("own")]
         classical = {f[:-5]: k for k, f in enumerate(files) if not f.startswith("own")}
+        names = list(classical)
         print(f"**{cc}** — ccsched's own: " + ", ".join(
             f"{s['blocks']} block{'s' if s['blocks'] != 1 else ''} {s['steps']} steps ({s['engine']})"
             for s in (cost["schedules"][k] for k in own)))
         missing = []
-        for a in algorithms:
+        for a in names + [a for a in algorithms if a not in classical]:
             if a in classical:
                 s = cost["schedules"][classical[a]]
                 missing.append(f"{a} {s['blocks']} block{'s' if s['blocks'] != 1 else ''} {s['steps']} steps")
@@ -173,8 +190,8 @@ for net in networks:
                 info = summary(os.path.join(d, a + ".txt"))
                 missing.append(f"{a}: " + ((info or {}).get("error") or "no schedule"))
         print("; classical: " + "; ".join(missing) + "\n")
-        head = ["size", "ccsched (µs)", "blocks"] + [a for a in algorithms if a in classical]
-        if sim: head += ["ccsched replay (µs)"] + [a + " replay" for a in algorithms if a in classical]
+        head = ["size", "ccsched (µs)", "blocks"] + names
+        if sim: head += ["ccsched replay (µs)"] + [a + " replay" for a in names]
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         for i, row in enumerate(cost["sizes"]):
@@ -182,14 +199,22 @@ for net in networks:
             best = min((k for k in own if times[k] is not None), key=lambda k: times[k], default=None)
             cells = [size(row["bytes"]), us(times[best]) if best is not None else "-",
                      str(cost["schedules"][best]["blocks"]) if best is not None else "-"]
-            cells += [us(times[classical[a]]) for a in algorithms if a in classical]
+            cells += [us(times[classical[a]]) for a in names]
             if sim:
                 st = sim["sizes"][i]["seconds"]
                 sbest = min((st[k] for k in own if st[k] is not None), default=None)
                 cells += [us(sbest * 1e6) if sbest is not None else "-"]
                 cells += [us(st[classical[a]] * 1e6) if st[classical[a]] is not None else "-"
-                          for a in algorithms if a in classical]
+                          for a in names]
             print("| " + " | ".join(cells) + " |")
+            if row["bytes"] in summary_sizes:
+                cls = [times[classical[a]] if a in classical else None for a in every]
+                known = [t for t in cls if t is not None]
+                ratio = f"{min(known) / times[best]:.2f}" if known and best is not None else "-"
+                compact.append(f"| {cc} | {size(row['bytes'])} | " +
+                               (f"{us(times[best])} ({cost['schedules'][best]['blocks']})" if best is not None else "-") +
+                               " | " + " | ".join(us(t) for t in cls) + f" | {ratio} | " +
+                               (f"{sim['slowdown']:.3f}" if sim else "-") + " |")
         if sim: print(f"\nreplay / model: at most {sim['slowdown']:.3f}")
         print()
         if os.path.exists(os.path.join(d, "plot.svg")): panels.append(os.path.join(d, "plot.svg"))
@@ -219,5 +244,7 @@ for net in networks:
             f.write('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
                     f'viewBox="0 0 {cols * cw:.1f} {rows * ch:.1f}" width="{cols * cw:.1f}" '
                     f'height="{rows * ch:.1f}">\n{body}</svg>\n')
+with open(os.path.join(out, "by_size_summary.md"), "w") as f:
+    f.write("\n".join(compact) + "\n")
 EOF
 echo "done in $(( $(date +%s) - started )) s" >&2

@@ -146,12 +146,12 @@ std::string render_size_plot_svg(const SizePlot& plot) {
     const double y = y_of(std::pow(10.0, k));
     const bool labelled = k % y_step == 0;
     if (labelled) {
-      out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>",
+      out += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>",
                          num(kLeft), num(kLeft + kPlotWidth), num(y));
       out += fmt::format("<text class=\"ylabel\" x=\"{}\" y=\"{}\">{}</text>", num(kLeft - 9),
                          num(y + 4), xml_escape(time_label(std::pow(10.0, k))));
     }
-    out += fmt::format("<line class=\"tick\" x1=\"{}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>\n",
+    out += fmt::format("<line class=\"tick\" x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>\n",
                        num(kLeft - (labelled ? 6 : 3)), num(kLeft), num(y));
   }
   out += fmt::format("<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
@@ -172,7 +172,8 @@ std::string render_size_plot_svg(const SizePlot& plot) {
     std::string coords, marks;
     for (const SizePoint& p : points) {
       const double x = x_of(static_cast<double>(p.bytes)), y = y_of(p.seconds);
-      coords += (coords.empty() ? "" : " ") + num(x) + "," + num(y);
+      if (!coords.empty()) coords += ' ';
+      coords += fmt::format("{:.1f},{:.1f}", x, y);
       marks += marker(static_cast<int>(k), x, y, colour);
     }
     out += fmt::format("<g data-series=\"{}\"><title>{}</title>\n", k, xml_escape(s.name));
