@@ -11,10 +11,15 @@
 #
 #   bash bench/by_size.sh [BINARY] [TIME_LIMIT] [NETWORK...]
 #     BINARY      build/release/ccsched
-#     TIME_LIMIT  seconds per solve (default 20)
+#     TIME_LIMIT  seconds per solve (default 20; a solve still running at 6 times it is
+#                 stopped and reported as such)
 #     NETWORK     default: torus:8x8 torus:16x16 torus:32x32 mesh:32x32 hypercube:10 fattree:1024
 #   BY_SIZE_COLLECTIVES="ALLREDUCE REDUCESCATTER AAB REDUCE"   the collectives
+#   BY_SIZE_TABLES_ONLY=1  measure nothing: the tables and pictures from the files there
 #   BY_SIZE_SIMULATE=0     leave out the SimGrid replay
+#   BY_SIZE_REPLAY="8 65536 1073741824"   the sizes replayed (default: these three; "all":
+#                          every size, which costs a SimGrid run per schedule and size --
+#                          about 0.3 s each at 64 processors, far more at 1,024)
 #   TACOS_DIR=PATH         a TACOS source tree (github.com/astra-sim/tacos): also run its
 #                          all-gather synthesizer (bench/tacos_allgather.cpp) on the tori,
 #                          meshes and hypercubes, beside ccsched's AAB
@@ -31,6 +36,10 @@ networks=("$@")
   networks=(torus:8x8 torus:16x16 torus:32x32 mesh:32x32 hypercube:10 fattree:1024)
 read -r -a collectives <<< "${BY_SIZE_COLLECTIVES:-ALLREDUCE REDUCESCATTER AAB REDUCE}"
 simulate=${BY_SIZE_SIMULATE:-1}
+# A solve that overruns its time limit this much is stopped (the classical algorithms'
+# packing at 1,024 processors in p blocks can take many minutes).
+cap=$(( limit * 6 ))
+replay_sizes=${BY_SIZE_REPLAY:-8 65536 1073741824}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/bench/results/by_size
 pictures=$root/docs/pictures
@@ -42,10 +51,11 @@ started=$(date +%s)
 
 slug() { echo "$1" | tr ':,' '__'; }
 processors() {
-  "$bin" topo info "$1" 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\) processors.*/\1/p' | head -1
+  "$bin" topo info "$1" 2>/dev/null | sed -n 's/.*(\([0-9][0-9]*\) processors.*/\1/p' | head -1
 }
 
 for net in "${networks[@]}"; do
+  [ "${BY_SIZE_TABLES_ONLY:-0}" = 1 ] && break
   p=$(processors "$net")
   # Block counts of ccsched's own reductions: 1, about sqrt(p), p.
   root_p=$(python3 -c "import math; print(2 ** round(math.log2(math.isqrt($p))))")
@@ -66,8 +76,9 @@ for net in "${networks[@]}"; do
         name=own_$b.json
         [ "$b" != 1 ] && extra=(--blocks "$b")
       fi
-      /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" "${extra[@]}" \
-        --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1
+      timeout "$cap" /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" \
+        "${extra[@]}" --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1 ||
+        echo "ccsched: error: stopped by the script after $cap s (timeout)" >> "${name%.json}.txt"
       [ -s "$name" ] && files+=("$name")
     done
     # The classical algorithms, each at its default block count (ALLREDUCE: p for ring and
@@ -78,19 +89,26 @@ for net in "${networks[@]}"; do
     for a in "${variants[@]}"; do
       extra=()
       case $a in *-bw) extra=(--blocks "$p") ;; esac
-      if /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" \
+      if timeout "$cap" /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" \
           --algorithm "${a%-bw}" "${extra[@]}" --time-limit "$limit" -o "$a.json" > "$a.txt" 2>&1 &&
           [ -s "$a.json" ]; then
         files+=("$a.json")
+      elif ! grep -q "ccsched: error" "$a.txt"; then
+        echo "ccsched: error: stopped by the script after $cap s (timeout)" >> "$a.txt"
       fi
     done
     tc=()
     [ "$cc" != AAB ] && tc=(--tc 0.25ns)
     "$bin" cost "${files[@]}" "${model[@]}" "${tc[@]}" --crossover --from 8 --to 1GiB \
       --plot plot.svg --json > cost.json 2> cost.err
-    if [ "$simulate" = 1 ]; then
+    if [ "$simulate" = 1 ] && [ "$replay_sizes" = all ]; then
       /usr/bin/time -f "wall %e s, peak %M KB" "$bin" simulate "${files[@]}" "${replay[@]}" \
         "${tc[@]}" --crossover --from 8 --to 1GiB --json > simulate.json 2> simulate.err
+    elif [ "$simulate" = 1 ]; then
+      for m in $replay_sizes; do
+        /usr/bin/time -f "wall %e s, peak %M KB" "$bin" simulate "${files[@]}" "${replay[@]}" \
+          "${tc[@]}" --bytes "$m" --json > "simulate_$m.json" 2> "simulate_$m.err"
+      done
     fi
     echo "$net $cc: ${#files[@]} schedules, $(( $(date +%s) - started )) s so far" >&2
     cd "$root" || exit 1
@@ -100,7 +118,7 @@ done
 # TACOS's all-gather on the networks it has (2-D tori and meshes; hypercubes through its
 # Topology interface), one chunk per processor: its time is a number of link rounds times
 # alpha + chunk/bandwidth, so two sizes pin it; the script runs every size anyway.
-if [ -n "${TACOS_DIR:-}" ]; then
+if [ -n "${TACOS_DIR:-}" ] && [ "${BY_SIZE_TABLES_ONLY:-0}" != 1 ]; then
   tacos=$out/tacos_allgather
   g++ -std=c++17 -O2 -DNDEBUG -I"$TACOS_DIR/include" -I"$TACOS_DIR/include/tacos" \
     "$TACOS_DIR"/src/topology/*.cpp "$TACOS_DIR"/src/collective/*.cpp \
@@ -112,10 +130,18 @@ if [ -n "${TACOS_DIR:-}" ]; then
     dir=$out/$(slug "$net")
     mkdir -p "$dir"
     : > "$dir/tacos.txt"
-    # 1 GB/s = 1e9 / 2^30 GiB/s, TACOS's unit; alpha 1 us.
-    for m in 8 1048576; do
+    # 1 GB/s = 1e9 / 2^30 GiB/s, TACOS's unit; alpha 1 us. Links are alike, so a run's time
+    # is R * (alpha + chunk/bandwidth) for a number of rounds R: one size (1 KiB) gives R;
+    # the smallest network checks it at 8 B and 1 MiB. 3 runs (1 past 256 processors: about
+    # 80 s of CPU each at 1,024).
+    p=$(processors "$net")
+    runs=3
+    [ "$p" -gt 256 ] && runs=1
+    sizes=(1024)
+    [ "$p" -le 64 ] && sizes=(8 1024 1048576)
+    for m in "${sizes[@]}"; do
       s=$(date +%s.%N)
-      t=$("$tacos" "$family" "${net#*:}" "$m" 1 1 0.931322574615 3 | sort -g | sed -n '1p;$p' | tr '\n' ' ')
+      t=$("$tacos" "$family" "${net#*:}" "$m" 1 1 0.931322574615 "$runs" | sort -g | sed -n '1p;$p' | tr '\n' ' ')
       echo "$m $t $(echo "$(date +%s.%N) - $s" | bc)" >> "$dir/tacos.txt"
     done
   done
@@ -136,8 +162,11 @@ def size(b):
     return f"{b} B"
 
 def us(t):
+    """A time given in µs, in the unit that reads best: 6.07 µs, 15.7 ms, 1.36 s."""
     if t is None: return "-"
-    return f"{t:.4g}" if t < 1e5 else f"{t:.4e}".replace("e+0", "e").replace("e+", "e")
+    if t < 1e3: return f"{t:.4g} µs"
+    if t < 1e6: return f"{t / 1e3:.4g} ms"
+    return f"{t / 1e6:.4g} s"
 
 def summary(path):
     """steps, bound, engine, wall seconds of a solve's summary (or the error line)."""
@@ -170,10 +199,15 @@ for net in networks:
         except ValueError:
             print(f"{cc}: cost failed: {open(os.path.join(d, 'cost.err')).read().strip()}\n")
             continue
-        sim = None
-        if os.path.exists(os.path.join(d, "simulate.json")):
-            try: sim = json.load(open(os.path.join(d, "simulate.json")))
-            except ValueError: sim = None
+        # The replays: bytes -> seconds per schedule (one file for every size, or one per size).
+        replayed, slowdown = {}, None
+        for name in sorted(os.listdir(d)):
+            if not re.fullmatch(r"simulate(_\d+)?\.json", name): continue
+            try: doc = json.load(open(os.path.join(d, name)))
+            except ValueError: continue
+            for row in doc["sizes"]: replayed[row["bytes"]] = row["seconds"]
+            slowdown = max(slowdown or 0.0, doc["slowdown"])
+        sim = replayed or None
         files = [s["file"] for s in cost["schedules"]]
         own = [k for k, f in enumerate(files) if f.startswith("own")]
         classical = {f[:-5]: k for k, f in enumerate(files) if not f.startswith("own")}
@@ -190,8 +224,7 @@ for net in networks:
                 info = summary(os.path.join(d, a + ".txt"))
                 missing.append(f"{a}: " + ((info or {}).get("error") or "no schedule"))
         print("; classical: " + "; ".join(missing) + "\n")
-        head = ["size", "ccsched (µs)", "blocks"] + names
-        if sim: head += ["ccsched replay (µs)"] + [a + " replay" for a in names]
+        head = ["size", "ccsched", "blocks"] + names
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         for i, row in enumerate(cost["sizes"]):
@@ -200,12 +233,6 @@ for net in networks:
             cells = [size(row["bytes"]), us(times[best]) if best is not None else "-",
                      str(cost["schedules"][best]["blocks"]) if best is not None else "-"]
             cells += [us(times[classical[a]]) for a in names]
-            if sim:
-                st = sim["sizes"][i]["seconds"]
-                sbest = min((st[k] for k in own if st[k] is not None), default=None)
-                cells += [us(sbest * 1e6) if sbest is not None else "-"]
-                cells += [us(st[classical[a]] * 1e6) if st[classical[a]] is not None else "-"
-                          for a in names]
             print("| " + " | ".join(cells) + " |")
             if row["bytes"] in summary_sizes:
                 cls = [times[classical[a]] if a in classical else None for a in every]
@@ -214,14 +241,26 @@ for net in networks:
                 compact.append(f"| {cc} | {size(row['bytes'])} | " +
                                (f"{us(times[best])} ({cost['schedules'][best]['blocks']})" if best is not None else "-") +
                                " | " + " | ".join(us(t) for t in cls) + f" | {ratio} | " +
-                               (f"{sim['slowdown']:.3f}" if sim else "-") + " |")
-        if sim: print(f"\nreplay / model: at most {sim['slowdown']:.3f}")
+                               (f"{slowdown:.3f}" if sim else "-") + " |")
+        if sim:
+            # The SimGrid replay at the sizes replayed: ccsched's fastest, each algorithm.
+            print(f"\nSimGrid replay (replay / model at most {slowdown:.3f}):\n")
+            print("| size | ccsched | " + " | ".join(names) + " |")
+            print("|" + "---|" * (len(names) + 2))
+            for b in sorted(sim):
+                st = sim[b]
+                sbest = min((st[k] for k in own if st[k] is not None), default=None)
+                print(f"| {size(b)} | " + (us(sbest * 1e6) if sbest is not None else "-") + " | " +
+                      " | ".join(us(st[classical[a]] * 1e6) if st[classical[a]] is not None else "-"
+                                 for a in names) + " |")
         print()
         if os.path.exists(os.path.join(d, "plot.svg")): panels.append(os.path.join(d, "plot.svg"))
     tacos = os.path.join(out, slug(net), "tacos.txt")
     if os.path.exists(tacos):
-        print("TACOS all-gather (best, worst of 3 runs; µs): " + "; ".join(
-            f"{size(int(l.split()[0]))}: {l.split()[1]}, {l.split()[2]} ({l.split()[3]} s)"
+        # TACOS's rounds: time / (alpha + m * beta), alpha 1 us, beta 1 ns/B.
+        print("TACOS all-gather, one chunk each (best and worst run, µs; rounds; wall s): " + "; ".join(
+            f"{size(int(l.split()[0]))}: {l.split()[1]}, {l.split()[2]} "
+            f"({float(l.split()[1]) / (1 + int(l.split()[0]) * 1e-3):.0f} rounds; {float(l.split()[3]):.1f} s)"
             for l in open(tacos) if l.strip()) + "\n")
     # One picture per network: the panels side by side, two a row.
     if panels:
