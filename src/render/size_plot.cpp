@@ -75,7 +75,7 @@ std::string time_label(double seconds) {
   if (a < 1e-6) return fmt::format("{:.3g} ns", seconds * 1e9);
   if (a < 1e-3) return fmt::format("{:.3g} µs", seconds * 1e6);
   if (a < 1.0) return fmt::format("{:.3g} ms", seconds * 1e3);
-  return fmt::format("{:.3g} s", seconds);
+  return fmt::format("{:.{}g} s", seconds, a < 1000.0 ? 3 : 7);  // "1000 s", not "1e+03 s"
 }
 
 std::string render_size_plot_svg(const SizePlot& plot) {

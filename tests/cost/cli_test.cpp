@@ -343,8 +343,8 @@ TEST_F(CostCli, CrossoverPlot) {
       run_line("solve torus:4x4 --cc ALLREDUCE --ports 1 --blocks 16 --time-limit 20 -o ring.json")
           .status,
       0);
-  const CliRun r = run_line(
-      "cost one.json ring.json --t0 1us --t1 1ns --crossover --from 8 --to 1MiB --plot x.svg");
+  const CliRun r = run_line("cost one.json ring.json --t0 1us --t1 1ns --crossover --from 8 --to 1MiB "
+                            "--plot " + path("x.svg"));
   ASSERT_EQ(r.status, 0) << r.err;
   std::ifstream in(path("x.svg"));
   std::stringstream text;
@@ -388,10 +388,12 @@ TEST_F(CostCli, CrossoverPlot) {
   EXPECT_NE(svg.find(">1 MiB<"), std::string::npos);
   EXPECT_NE(svg.find("µs<"), std::string::npos);
   // Errors: one line, exit 2, nothing written.
-  expect_refused("cost one.json --t0 1us --t1 1ns --bytes 8 --plot y.svg", "--crossover");
-  expect_refused("cost one.json ring.json --t0 1us --t1 1ns --crossover --plot y.png", "SVG");
-  expect_refused("cost one.json ring.json --t0 1us --t1 1ns --crossover --plot no/such/y.svg",
-                 "does not exist");
+  expect_refused("cost one.json --t0 1us --t1 1ns --bytes 8 --plot " + path("y.svg"), "--crossover");
+  expect_refused("cost one.json ring.json --t0 1us --t1 1ns --crossover --plot " + path("y.png"),
+                 "SVG");
+  expect_refused(
+      "cost one.json ring.json --t0 1us --t1 1ns --crossover --plot " + path("no/such/y.svg"),
+      "does not exist");
   EXPECT_FALSE(fs::exists(path("y.svg")));
   EXPECT_FALSE(fs::exists(path("y.png")));
   EXPECT_TRUE(temporaries().empty());

@@ -82,6 +82,7 @@ TEST(SizePlot, TicksAtPowersWithReadableLabels) {
   EXPECT_EQ(time_label(1e-5), "10 µs");
   EXPECT_EQ(time_label(0.25), "250 ms");
   EXPECT_EQ(time_label(3.0), "3 s");
+  EXPECT_EQ(time_label(1000.0), "1000 s");
   // The same figures give the same file.
   EXPECT_EQ(svg, render_size_plot_svg(two_lines()));
 }
