@@ -77,8 +77,8 @@ for net in "${networks[@]}"; do
         [ "$b" != 1 ] && extra=(--blocks "$b")
       fi
       timeout "$cap" /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" \
-        "${extra[@]}" --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1 ||
-        echo "ccsched: error: stopped by the script after $cap s (timeout)" >> "${name%.json}.txt"
+        "${extra[@]}" --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1
+      [ $? = 124 ] && echo "ccsched: error: stopped by the script after $cap s (timeout)" >> "${name%.json}.txt"
       [ -s "$name" ] && files+=("$name")
     done
     # The classical algorithms, each at its default block count (ALLREDUCE: p for ring and
@@ -93,7 +93,7 @@ for net in "${networks[@]}"; do
           --algorithm "${a%-bw}" "${extra[@]}" --time-limit "$limit" -o "$a.json" > "$a.txt" 2>&1 &&
           [ -s "$a.json" ]; then
         files+=("$a.json")
-      elif ! grep -q "ccsched: error" "$a.txt"; then
+      elif ! grep -q "ccsched: error\|^steps" "$a.txt"; then
         echo "ccsched: error: stopped by the script after $cap s (timeout)" >> "$a.txt"
       fi
     done
@@ -188,7 +188,7 @@ compact = []
 
 for net in networks:
     panels = []
-    compact.append(f"\n#### {net}\n\n| collective | size | ccsched µs (blocks) | " +
+    compact.append(f"\n#### {net}\n\n| collective | size | ccsched (blocks) | " +
                    " | ".join(every) + " | best classical / ccsched | replay / model |\n|" + "---|" * (len(every) + 5))
     print(f"\n### {net}\n")
     for cc in collectives:
@@ -205,6 +205,9 @@ for net in networks:
             if not re.fullmatch(r"simulate(_\d+)?\.json", name): continue
             try: doc = json.load(open(os.path.join(d, name)))
             except ValueError: continue
+            if "sizes" not in doc:  # one schedule: simulate's single-schedule form
+                doc = {"sizes": [{"bytes": doc["bytes"], "seconds": [doc["total_seconds"]]}],
+                       "slowdown": doc["slowdown"]}
             for row in doc["sizes"]: replayed[row["bytes"]] = row["seconds"]
             slowdown = max(slowdown or 0.0, doc["slowdown"])
         sim = replayed or None
