@@ -8,12 +8,19 @@ the machine's load average: on an oversubscribed machine the clock runs while th
 waits for a core, so the wall time says as much about the load as about the run.
 
     python3 bench/limits.py [--binary build/release/ccsched] [--count 100] [--seed 1]
-                            [--max-limit 30] [--memory 4G] [--markdown] [--interrupt]
+                            [--max-limit 30] [--memory 4G] [--markdown]
+                            [--interrupt | --never-hides]
 
 With --interrupt, each run gets SIGINT (Ctrl-C) at a random moment instead of waiting for
 its limit (0.1 s to half the limit, at most 4 s: the path listing, bounds, designs or a
 search), and the check is that it ends within 1 s of the signal, exits 130 (or 0 when it
 had finished) and that any schedule it wrote verifies.
+
+With --never-hides, each problem is solved twice: without a limit (--time-limit 100000)
+and interrupted with SIGINT at L/2, which writes the best schedule reached by then, and
+with --time-limit L. The check is that the limited run's steps are at most the
+interrupted run's: a limit never hides an answer the unlimited run had found within L/2
+(the budget shares must not starve the strategy that wins).
 
 Deterministic for a seed (the problems and limits drawn); never run by the tests.
 """
@@ -108,10 +115,16 @@ def run(binary, args, limit, memory, workdir):
     return p.returncode, wall, peak_kb, verified, first_err, cpu
 
 
-def run_interrupted(binary, args, limit, memory, workdir, after):
+def steps_of(path):
+    with open(path) as f:
+        return json.load(f)["steps"]
+
+
+def run_interrupted(binary, args, limit, memory, workdir, after, keep=None):
     """Solve with SIGINT after `after` seconds: (status, seconds from the signal to the
-    exit, peak KB, verified or None, first stderr line)."""
-    out = os.path.join(workdir, "s.json")
+    exit, peak KB, verified or None, first stderr line). With `keep`, the schedule written
+    is left there."""
+    out = keep or os.path.join(workdir, "s.json")
     if os.path.exists(out):
         os.remove(out)
     cmd = ["/usr/bin/time", "-f", "%e %M", binary, "solve", *args, "--time-limit", str(limit),
@@ -179,6 +192,41 @@ def interrupt_campaign(a, rng, cache, cap_kb):
     return 1 if bad else 0
 
 
+def never_hides_campaign(a, rng, cache):
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        half = os.path.join(workdir, "half.json")
+        for i in range(a.count):
+            spec, kind, args, limit, faults = problem(rng, a.binary, cache)
+            limit = min(limit, a.max_limit)
+            _, _, _, half_ok, _, _ = run_interrupted(a.binary, args, 100000, a.memory, workdir,
+                                                     limit / 2, keep=half)
+            at_half = steps_of(half) if half_ok else None
+            status, wall, _, verified, err, _ = run(a.binary, args, limit, a.memory, workdir)
+            limited = steps_of(os.path.join(workdir, "s.json")) if verified else None
+            ok = at_half is None or (limited is not None and limited <= at_half)
+            rows.append(dict(i=i, command=" ".join(args), limit=limit, at_half=at_half,
+                             limited=limited, wall=wall, ok=ok))
+            print(f"{i:3d} {'ok ' if ok else 'BAD'} limit {limit:2d} s: unlimited at L/2 "
+                  f"{at_half if at_half is not None else '-':>5} steps, limited {limited if limited is not None else '-':>5} "
+                  f"({wall:5.2f} s)  solve {' '.join(args)}", file=sys.stderr, flush=True)
+    bad = [r for r in rows if not r["ok"]]
+    if a.markdown:
+        print("| # | command | limit L (s) | unlimited, stopped at L/2 | with --time-limit L |")
+        print("|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['i']} | `solve {r['command']}` | {r['limit']} | "
+                  f"{r['at_half'] if r['at_half'] is not None else 'none'} | "
+                  f"{r['limited'] if r['limited'] is not None else 'none'} |")
+        print()
+    print(json.dumps(dict(runs=len(rows), compared=sum(r["at_half"] is not None for r in rows),
+                          never_hidden=len(rows) - len(bad),
+                          better_with_limit=sum(r["at_half"] is not None and r["limited"] is not None
+                                                and r["limited"] < r["at_half"] for r in rows),
+                          bad=[r["command"] for r in bad]), indent=1))
+    return 1 if bad else 0
+
+
 def parse_bytes(text):
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     return float(text[:-1]) * units[text[-1].upper()] if text[-1].upper() in units else float(text)
@@ -194,12 +242,16 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--interrupt", action="store_true",
                     help="send SIGINT at a random moment and check the exit within 1 s")
+    ap.add_argument("--never-hides", action="store_true",
+                    help="compare each limited run with the unlimited run stopped at L/2")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     cache = {}
     cap_kb = parse_bytes(a.memory) / 1024
     if a.interrupt:
         return interrupt_campaign(a, rng, cache, cap_kb)
+    if a.never_hides:
+        return never_hides_campaign(a, rng, cache)
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
         for i in range(a.count):

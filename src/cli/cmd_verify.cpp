@@ -7,9 +7,13 @@
 // channel, node, message, block, text}]}, absent fields as null; `rule` is the number
 // 1..10 or the string "R1".."R3" or "claims". Only the first --max-violations (1,000; 0
 // for all) are printed, then how many more there are (with --json: "omitted": N): a
-// schedule broken throughout has millions (docs/RELIABILITY.md "Limits").
+// schedule broken throughout has millions (docs/RELIABILITY.md "Limits"). A valid
+// schedule with transfers that can each be deleted gets a warning line listing them
+// (with --json: "redundant": [indices], null when too large to check); the status stays 0.
 #include <fmt/core.h>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -45,6 +49,9 @@ void run_verify(const VerifyOptions& o) {
     ++total;
   }
   const std::size_t omitted = total - violations.size();
+  // A valid schedule may still carry transfers nothing needs: a warning, not a violation.
+  std::optional<std::vector<std::size_t>> redundant;
+  if (violations.empty()) redundant = redundant_transfers(s);
   if (o.json) {
     nlohmann::ordered_json doc;
     doc["valid"] = violations.empty();
@@ -65,11 +72,19 @@ void run_verify(const VerifyOptions& o) {
       doc["violations"].push_back(std::move(j));
     }
     if (omitted > 0) doc["omitted"] = omitted;
+    if (violations.empty()) doc["redundant"] = or_null(redundant);
     fmt::print("{}\n", doc.dump(2));
   } else if (violations.empty()) {
     fmt::print("valid: {} on {}, {} in {}\n", to_string(s.collective.kind),
                s.topology.name().empty() ? std::string("(unnamed network)") : s.topology.name(),
                plural(s.transfers.size(), "transfer"), plural(s.steps, "step"));
+    if (redundant && !redundant->empty()) {
+      const std::size_t shown = std::min<std::size_t>(redundant->size(), 10);
+      fmt::print("warning: {} of {} can each be deleted and the schedule stays valid: {}{}\n",
+                 redundant->size(), plural(s.transfers.size(), "transfer"),
+                 fmt::join(redundant->begin(), redundant->begin() + shown, ", "),
+                 shown < redundant->size() ? ", ..." : "");
+    }
   } else {
     for (const auto& v : violations) fmt::print("{}\n", v.text);
     if (omitted > 0) fmt::print("... and {} more (--max-violations 0 prints them all)\n", omitted);

@@ -1336,4 +1336,33 @@ std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violat
   return kept;
 }
 
+std::optional<std::vector<std::size_t>> redundant_transfers(const Schedule& s, double max_work) {
+  const double n = static_cast<double>(s.transfers.size());
+  const double graph = static_cast<double>(s.topology.processors().size()) *
+                       static_cast<double>(s.topology.channel_count());
+  if (n * (n + graph) > max_work) return std::nullopt;
+  // A deletion that empties its step also drops the step, the later ones moving up.
+  std::vector<std::size_t> in_step(static_cast<std::size_t>(std::max(s.steps, 0)) + 2, 0);
+  for (const Transfer& t : s.transfers)
+    if (t.step >= 1 && t.step <= s.steps) ++in_step[t.step];
+  std::vector<std::size_t> found;
+  Schedule trial = s;
+  for (std::size_t i = 0; i < s.transfers.size(); ++i) {
+    const Step step = s.transfers[i].step;
+    const bool empties = step >= 1 && step <= s.steps && in_step[step] == 1;
+    trial.transfers = s.transfers;
+    trial.transfers.erase(trial.transfers.begin() + static_cast<std::ptrdiff_t>(i));
+    trial.steps = s.steps;
+    if (empties) {
+      for (Transfer& t : trial.transfers)
+        if (t.step > step) --t.step;
+      --trial.steps;
+    }
+    std::size_t total = 0;
+    verify_schedule(trial, 1, total);
+    if (total == 0) found.push_back(i);
+  }
+  return found;
+}
+
 }  // namespace ccsched

@@ -73,7 +73,30 @@ TEST_F(Cli, VerifyJsonShape) {
   r = run_line("verify " + ok + " --json");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(nlohmann::json::parse(r.out),
-            nlohmann::json::parse(R"({"valid": true, "violations": []})"));
+            nlohmann::json::parse(R"({"valid": true, "violations": [], "redundant": []})"));
+}
+
+// A valid schedule with a transfer nothing needs: after the ring reduce-scatter on ring:4,
+// receiver 0 copies its finished block 0 to processor 1, which only owes block 1. A
+// warning names transfer 12 and nothing else (every ring transfer is needed); exit 0.
+TEST_F(Cli, VerifyWarnsAboutRedundantTransfers) {
+  auto s = test::ring4_reduce_scatter();
+  s.transfers.push_back(
+      test::reduction_transfer(4, {0, 1}, {0}, ReductionSend::acc, ReductionRecv::copy));
+  s.steps = 4;
+  const auto file = write("extra.json", write_schedule_json(s));
+  auto r = run_line("verify " + file);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out,
+            "valid: REDUCESCATTER on ring:4, 13 transfers in 4 steps\n"
+            "warning: 1 of 13 transfers can each be deleted and the schedule stays valid: 12\n");
+  r = run_line("verify --json " + file);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["redundant"], nlohmann::json::parse("[12]")) << r.out;
+  // Without it, nothing is redundant.
+  s.transfers.pop_back();
+  s.steps = 3;
+  r = run_line("verify --json " + write("ring.json", write_schedule_json(s)));
+  EXPECT_EQ(nlohmann::json::parse(r.out)["redundant"], nlohmann::json::array()) << r.out;
 }
 
 TEST_F(Cli, MalformedFileIsOneLineExit2) {

@@ -18,6 +18,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "ccsched/engines/params.hpp"
@@ -56,6 +58,7 @@ class Budget {
       : deadline_(seconds >= 1e17 ? Clock::time_point::max()
                                   : Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                        std::chrono::duration<double>(seconds))),
+        outer_(deadline_),
         interrupt_(interrupt) {}
   bool expired() const {
     return (interrupt_ != nullptr && interrupt_->load()) || Clock::now() >= deadline_;
@@ -63,6 +66,10 @@ class Budget {
   bool interrupted() const { return interrupt_ != nullptr && interrupt_->load(); }
   // The deadline has passed (not an interrupt).
   bool clock_expired() const { return Clock::now() >= deadline_; }
+  // The whole run is over: Ctrl-C, or the deadline of the outermost budget this one was
+  // cut from has passed. What is left is to answer, so work that only tidies up (freeing
+  // a solver of a gigabyte) may go to another thread (free_later, docs/RELIABILITY.md).
+  bool run_over() const { return interrupted() || Clock::now() >= outer_; }
   double remaining() const;
   // A budget ending at the earlier of this one's deadline and `seconds` from now, with the
   // same work allowance.
@@ -77,12 +84,27 @@ class Budget {
   bool work_limited() const { return work_ != kUnlimitedWork; }
 
  private:
-  Budget(Clock::time_point deadline, const std::atomic<bool>* interrupt)
-      : deadline_(deadline), interrupt_(interrupt) {}
+  Budget(Clock::time_point deadline, Clock::time_point outer, const std::atomic<bool>* interrupt)
+      : deadline_(deadline), outer_(outer), interrupt_(interrupt) {}
   Clock::time_point deadline_;
+  Clock::time_point outer_;  // the outermost budget's deadline (run_over)
   const std::atomic<bool>* interrupt_;
   std::int64_t work_ = kUnlimitedWork;
 };
+
+// Frees `p` on a thread of its own when the run is over (Budget::run_over), here and now
+// otherwise. CaDiCaL frees a large encoding clause by clause, which took seconds past
+// --time-limit (docs/RELIABILITY.md, "Limits"); the answer should not wait for it. The
+// thread is detached: the process may end before it does.
+template <class T>
+void free_later(std::unique_ptr<T> p, const Budget& budget) {
+  if (!p || !budget.run_over()) return;
+  try {
+    std::thread([q = std::move(p)]() mutable { q.reset(); }).detach();
+  } catch (const std::system_error&) {
+    // no thread to be had: the lambda, and with it the object, is freed here
+  }
+}
 
 // Options common to all engines; engine-specific ones live in the engine's own struct.
 struct EngineOptions {

@@ -56,6 +56,16 @@ std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violat
 // kRuleClaims; independent of the validity rules (a valid schedule may claim wrongly).
 std::vector<Violation> verify_claims(const Schedule& s);
 
+// The transfers of the valid schedule `s` that are not needed: deleting any one of them
+// alone leaves a valid schedule (a copy of a sum the receiver already holds, a relay
+// nobody forwards), its step dropped when that leaves it empty. Found by deleting each in turn and running this verifier again, so the
+// judgement shares no code with the engines' pruning pass. The cost grows as transfers ×
+// (transfers + processors × channels); above `max_work` of those units the check is not
+// made and the answer is nullopt. Indices into s.transfers, increasing. `ccsched verify`
+// prints them as a warning.
+std::optional<std::vector<std::size_t>> redundant_transfers(const Schedule& s,
+                                                            double max_work = 2e8);
+
 // "paths", "steps", "channels", ... for rule 1..10 (FORMATS.md headings, lower case);
 // "blocks", "exactly once", "result" for R1..R3; "claims"; "unknown" otherwise.
 std::string_view rule_name(int rule);

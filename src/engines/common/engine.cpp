@@ -25,7 +25,7 @@ double Budget::remaining() const {
 
 Budget Budget::sub(double seconds) const {
   const Budget other(seconds, interrupt_);
-  Budget b(std::min(deadline_, other.deadline_), interrupt_);
+  Budget b(std::min(deadline_, other.deadline_), outer_, interrupt_);
   b.work_ = work_;
   return b;
 }

@@ -23,6 +23,12 @@
 namespace ccsched {
 namespace {
 
+// Work allowed to the neighbour gossip's restarts, in the units neighbour_gossip counts
+// (in-channels times words of holder bits looked at, per step). 1.5e8 units took about
+// 20 s on the 2-core reference machine (torus:32x32 AAB with a fault: 2.3e7 in 3.0 s),
+// the clock cap these restarts had before they were counted in work.
+constexpr std::int64_t kRestartWork = 150'000'000;
+
 // splitmix64: the seeded tie-break hash of every design (docs/ARCHITECTURE.md, "Conventions" 8).
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -335,10 +341,15 @@ enum class Forwarding { many_first, few_first };
 // (augmenting paths over the first min(k, channels) candidates of each channel, which loses no
 // cardinality) then fixes the step. Receptions take effect at the end of the step.
 std::optional<Plan> neighbour_gossip(const Layout& l, Forwarding preference, std::uint64_t seed,
-                                     int step_limit, const Budget& budget) {
+                                     int step_limit, const Budget& budget, std::int64_t& work,
+                                     std::int64_t work_limit) {
   const int P = l.P;
   Holders holders(P);
   const int W = holders.words();
+  std::int64_t channels = 0;
+  for (const auto& in : l.in) channels += static_cast<std::int64_t>(in.size());
+  // A step looks at every in-channel's words of holders, and sorts the processors.
+  const std::int64_t step_work = channels * W + P;
   std::vector<int> count(P, 1), missing(P, P - 1), rank(P), order(P), send_used(P);
   std::vector<std::uint64_t> noise(P);
   int incomplete = P;
@@ -355,7 +366,8 @@ std::optional<Plan> neighbour_gossip(const Layout& l, Forwarding preference, std
   Matcher matcher(P);
   std::vector<Hop> pending;
   for (int step = 1; incomplete > 0; ++step) {
-    if (step > step_limit || budget.expired()) return std::nullopt;
+    if (step > step_limit || work >= work_limit || budget.expired()) return std::nullopt;
+    work += step_work;
     for (int m = 0; m < P; ++m) noise[m] = mix(seed ^ (static_cast<std::uint64_t>(step) << 32) ^ m);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](int a, int b) {
@@ -679,22 +691,26 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
   std::optional<Plan> best = translation_design(t, l, seed, target, budget);
   // A translation one step above the bound (1 < k < |G|) is left alone: the neighbour
   // gossip has never been seen to beat a translation, and on 1,000 processors its
-  // restarts would spend their 20 s for nothing.
+  // restarts would spend their work allowance for nothing.
   const bool settled = best && best->steps <= target + 1;
   auto consider = [&](std::optional<Plan> p) {
     if (p && (!best || p->steps < best->steps)) best = std::move(p);
   };
   if ((!best || best->steps > target) && l.ports <= 2)
     consider(pipeline_design(t, l, seed, budget));
-  // Restarts with fresh seeds until the bound, 20 s of the budget, 64 tries, or 16 tries in
-  // a row that found nothing shorter (each try stops once it reaches the best so far).
-  const Budget restarts = budget.sub(20.0);
+  // Restarts with fresh seeds until the bound, kRestartWork units of work, 64 tries, or 16
+  // tries in a row that found nothing shorter (each try stops once it reaches the best so
+  // far). Work, not seconds, so that the same seed gives the same plan on any machine; the
+  // budget's clock stays the outer cap.
+  std::int64_t work = 0;
   for (int attempt = 0, stale = 0; !settled && attempt < 64 && stale < 16 &&
-                                   (!best || best->steps > target) && !restarts.expired();
+                                   (!best || best->steps > target) && work < kRestartWork &&
+                                   !budget.expired();
        ++attempt) {
     const int limit = best ? best->steps - 1 : 4 * l.P;
     const auto preference = attempt % 2 == 0 ? Forwarding::many_first : Forwarding::few_first;
-    auto plan = neighbour_gossip(l, preference, mix(seed + attempt), limit, restarts);
+    auto plan = neighbour_gossip(l, preference, mix(seed + attempt), limit, budget, work,
+                                 kRestartWork);
     stale = plan ? 0 : stale + 1;
     consider(std::move(plan));
   }

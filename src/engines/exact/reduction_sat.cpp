@@ -414,7 +414,7 @@ EngineResult ReductionSatEngine::solve(const Problem& problem, const PathSet& pa
   }
   if (!state_ || state_->problem != &problem || state_->paths != &paths ||
       state_->encoding.steps < steps) {
-    state_.reset();
+    free_later(std::move(state_), budget);
     if (std::string why = reduction_sat_refusal(problem, paths, steps, options_); !why.empty()) {
       result.note = why;
       return finish(result);
@@ -432,6 +432,7 @@ EngineResult ReductionSatEngine::solve(const Problem& problem, const PathSet& pa
       for (const auto& sigma : reduction_symmetries(problem, kSymmetries))
         encoder.tie(st->encoding, sigma);
     } catch (const EncodingAborted&) {
+      free_later(std::move(st), budget);
       result.note = budget.interrupted() ? "interrupted" : "the time limit cut the encoding";
       result.budget_exhausted = true;
       return finish(result);

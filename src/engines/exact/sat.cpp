@@ -446,8 +446,9 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
     // seconds, so that the stage that answers is the same on every machine.
     const std::int64_t slice = std::clamp<std::int64_t>(budget.work() / 4, kStageConflictsMin,
                                                         kStageConflictsMax);
-    State staged;
-    EngineResult res = run(staged, problem, paths, steps, budget.with_work(slice), stage);
+    auto staged = std::make_unique<State>();
+    EngineResult res = run(*staged, problem, paths, steps, budget.with_work(slice), stage);
+    free_later(std::move(staged), budget);
     conflicts += res.conflicts;
     if (res.status == SolveStatus::feasible) {
       res.conflicts = conflicts;
@@ -459,7 +460,7 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   // steps next, which only adds assumptions.
   if (!state_ || state_->problem != &problem || state_->paths != &paths ||
       state_->encoding.steps < steps) {
-    state_.reset();  // free the old encoding before estimating or building the new one
+    free_later(std::move(state_), budget);  // free the old encoding before estimating or building the new one
     if (std::string why; !fits_memory(problem, paths, steps, {options_.radius, std::nullopt}, &why)) {
       EngineResult res;
       res.status = SolveStatus::unknown;
@@ -472,6 +473,7 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   }
   EngineResult res = run(*state_, problem, paths, steps, budget, {options_.radius, std::nullopt});
   res.conflicts += conflicts;
+  free_later(std::move(state_), budget);  // no further step count will be asked for
   res.seconds = elapsed();
   return res;
 }
@@ -524,7 +526,8 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
                             &budget, cnf)
                         .encode(steps);
     } catch (const EncodingAborted&) {
-      st.solver.reset();  // a half-built encoding is useless: build it again next time
+      // A half-built encoding is useless: it is built again next time.
+      free_later(std::move(st.solver), budget);
       result.status = SolveStatus::unknown;
       result.note = budget.interrupted() ? "interrupted" : "the time limit cut the encoding";
       return result;
