@@ -8,6 +8,7 @@
 
 #include "ccsched/core/error.hpp"
 #include "ccsched/cost/units.hpp"
+#include "classical.hpp"
 
 namespace ccsched::cli {
 
@@ -59,8 +60,29 @@ std::vector<int> block_counts(const Problem& base, const TimeModel& tm, bool blo
   return out;
 }
 
+std::vector<std::pair<ClassicalAlgorithm, int>> classical_candidates(const Problem& base,
+                                                                    const TimeModel& tm,
+                                                                    bool blocks_given) {
+  std::vector<std::pair<ClassicalAlgorithm, int>> out;
+  const Collective& c = base.collective;
+  for (ClassicalAlgorithm a : classical_algorithms()) {
+    if (!classical_applies(a, c.kind)) continue;
+    std::vector<int> counts{c.blocks};
+    if (c.kind == CollectiveKind::ALLREDUCE && !blocks_given && !base.model.combining) {
+      counts = {classical_default_blocks(a, c)};
+      // Swing and Bine: the latency variant (one block) and the bandwidth one (p blocks).
+      if (a == ClassicalAlgorithm::swing || a == ClassicalAlgorithm::bine)
+        counts.push_back(static_cast<int>(c.senders.size()));
+    }
+    for (int b : counts)
+      if (!is_reduction(c) || tm.bytes % b == 0) out.emplace_back(a, b);
+  }
+  return out;
+}
+
 ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
-                            const SolveRequest& request, const TimeModel& tm, double limit) {
+                            const SolveRequest& request, const TimeModel& tm, double limit,
+                            std::int64_t max_transfers) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const std::vector<int> counts = block_counts(base, tm, po.blocks.has_value());
@@ -98,6 +120,47 @@ ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
       worse = 0;
     } else if (++worse >= 2) {
       break;  // the time grows again with the block count: more blocks only add steps
+    }
+  }
+  // The classical algorithms are schedules of the same problem under the same model: the
+  // time chosen is never above theirs (docs/COST.md, "Choosing by message size"). Ties go
+  // to ccsched's own schedule, tried first.
+  for (const auto& [algorithm, blocks] : classical_candidates(base, tm, po.blocks.has_value())) {
+    if (request.interrupt != nullptr && request.interrupt->load()) break;
+    const double left = limit - std::chrono::duration<double>(Clock::now() - start).count();
+    if (left <= 0) break;
+    BlockTrial trial;
+    trial.blocks = blocks;
+    trial.engine = "classical:" + std::string(to_string(algorithm));
+    Problem problem = base;
+    SolveOutcome out;
+    try {
+      if (blocks != base.collective.blocks) {
+        ProblemOptions with = po;
+        with.blocks = blocks;
+        problem = build_problem(with, base.collective.kind);
+      }
+      ClassicalRequest cr;
+      cr.algorithm = algorithm;
+      cr.ranks = rank_order(po, problem);
+      cr.seed = request.options.seed;
+      cr.max_transfers = max_transfers;
+      cr.lower_bound = false;  // the bound of ccsched's own solve stands for the problem
+      out = solve_classical(problem, cr, Budget(left, request.interrupt));
+    } catch (const Error&) {
+      continue;  // not for this network or model (store-and-forward partners, size)
+    }
+    if (!out.schedule) continue;
+    trial.steps = out.schedule->steps;
+    trial.seconds = linear_cost(*out.schedule, tm.model, tm.bytes).total_seconds;
+    result.trials.push_back(trial);
+    if (result.chosen < 0 || trial.seconds < best) {
+      best = trial.seconds;
+      result.chosen = static_cast<int>(result.trials.size()) - 1;
+      out.lower_bound = std::max(out.lower_bound, result.outcome.lower_bound);
+      out.bounds = result.outcome.bounds;
+      result.problem = std::move(problem);
+      result.outcome = std::move(out);
     }
   }
   return result;

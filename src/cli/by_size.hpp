@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ccsched/cost/linear.hpp"
+#include "ccsched/engines/classical.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "problem_options.hpp"
 
@@ -49,10 +50,21 @@ struct ByTimeOutcome {
 // increasing order. One count (the problem's own) otherwise.
 std::vector<int> block_counts(const Problem& base, const TimeModel& tm, bool blocks_given);
 
+// The classical algorithms weighed too (algorithm, block count): each that writes the
+// collective, at its own block count (ALLREDUCE without --blocks: classical_default_blocks,
+// and p blocks as well for Swing and Bine), each dividing M.
+std::vector<std::pair<ClassicalAlgorithm, int>> classical_candidates(const Problem& base,
+                                                                    const TimeModel& tm,
+                                                                    bool blocks_given);
+
 // Solves for each count (each solve gets an equal share of what is left of the time
 // limit), estimates the time of each schedule and keeps the fastest (ties: fewer blocks).
-// Stops early after two counts in a row slower than the best.
+// Stops early after two counts in a row slower than the best. Then writes each classical
+// candidate (at most `max_transfers` transfers each, within what is left of the limit)
+// and keeps it when it is faster still, so that the time chosen is never above a classical
+// algorithm's (ties: ccsched's own schedule).
 ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
-                            const SolveRequest& request, const TimeModel& tm, double limit);
+                            const SolveRequest& request, const TimeModel& tm, double limit,
+                            std::int64_t max_transfers);
 
 }  // namespace ccsched::cli

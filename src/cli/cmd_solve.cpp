@@ -27,6 +27,7 @@
 #include "ccsched/schedule/json.hpp"
 #include "ccsched/schedule/tables.hpp"
 #include "by_size.hpp"
+#include "classical.hpp"
 #include "commands.hpp"
 #include "number_options.hpp"
 #include "output.hpp"
@@ -52,6 +53,7 @@ struct SolveOptions {
   ResourceOptions resources;
   TimeModelOptions time_model;
   std::string engine = "auto";
+  std::string algorithm;  // --algorithm: a classical algorithm instead of the search
   int steps = 0;
   double time_limit = 0.0;
   double relay_time_limit = 60.0;
@@ -170,6 +172,7 @@ nlohmann::ordered_json estimate_json(const TimeModel& tm, const ByTimeOutcome& b
   e["tc_us_per_byte"] = tm.model.tc * 1e6;
   if (by.chosen >= 0) {
     if (is_reduction(by.problem.collective)) e["blocks"] = by.trials[by.chosen].blocks;
+    e["engine"] = by.trials[by.chosen].engine;
     e["total_us"] = rounded_us(by.trials[by.chosen].seconds);
   }
   e["tried"] = nlohmann::ordered_json::array();
@@ -203,7 +206,7 @@ void print_estimate(const TimeModel& tm, const ByTimeOutcome& by) {
   else if (by.chosen >= 0)
     fmt::print("estimate     {} us with {} ({})\n", format_us(by.trials[by.chosen].seconds),
                plural(by.trials[by.chosen].blocks, "block"),
-               by.trials.size() > 1 ? fmt::format("the fastest of {} block counts tried", by.trials.size())
+               by.trials.size() > 1 ? fmt::format("the fastest of {} schedules tried", by.trials.size())
                                     : std::string("the block count given"));
 }
 
@@ -325,12 +328,70 @@ void print_runs(const SolveOptions& o, const std::vector<RunRecord>& runs) {
       o.steps > 0 ? plural(o.steps, "step") : std::string("the lower bound"), mean);
 }
 
+// Bytes a written transfer takes while the schedule is held, verified and written (its
+// path, blocks and JSON text): the memory limit over this caps --algorithm's schedules.
+constexpr double kBytesPerTransfer = 512.0;
+
+// `solve --algorithm NAME`: the classical algorithm's schedule, no search (docs/ENGINES.md,
+// "Classical algorithms"). --bytes adds its estimate.
+void run_algorithm(const SolveOptions& o, const std::optional<TimeModel>& time_model) {
+  const ClassicalAlgorithm algorithm = parse_classical_algorithm(o.algorithm);
+  const char* alone = "--algorithm writes a classical algorithm's schedule without a search";
+  if (o.engine != "auto") throw InvalidParameter(std::string(alone) + ": give --engine or --algorithm", "--engine");
+  if (o.steps > 0) throw InvalidParameter(std::string(alone) + "; it does not go with --steps", "--steps");
+  if (o.runs > 1) throw InvalidParameter(std::string(alone) + "; it does not go with --runs", "--runs");
+  if (o.radius > 0) throw InvalidParameter(std::string(alone) + "; it does not go with --radius", "--radius");
+  for (const auto& [name, option] : o.given)
+    if (option->count() > 0)
+      throw InvalidParameter(std::string(alone) + "; it takes no engine parameters", "--" + name);
+  const Problem base = build_problem(o.problem);
+  const Problem problem = classical_problem(o.problem, base, algorithm);
+  if (time_model && time_model->with_tc && !is_reduction(problem.collective))
+    throw InvalidParameter("--tc is the time to add a byte: only reductions add", "--tc");
+  check_output(o.output);
+  ClassicalRequest request;
+  request.algorithm = algorithm;
+  request.ranks = rank_order(o.problem, problem);
+  request.seed = o.seed;
+  request.max_transfers = static_cast<std::int64_t>(memory_limit(o.resources) / kBytesPerTransfer);
+  g_interrupted.store(false);
+  auto previous = std::signal(SIGINT, on_sigint);
+  const Budget budget(o.time_limit > 0 ? 0.95 * o.time_limit : 1e18, &g_interrupted);
+  SolveOutcome out;
+  try {
+    out = solve_classical(problem, request, budget);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  if (time_model && out.schedule) {
+    ByTimeOutcome by{problem, {}, {}, 0};
+    BlockTrial trial;
+    trial.blocks = problem.collective.blocks;
+    trial.steps = out.schedule->steps;
+    trial.engine = out.schedule->solver ? out.schedule->solver->engine : "";
+    trial.seconds = linear_cost(*out.schedule, time_model->model, time_model->bytes).total_seconds;
+    by.trials.push_back(trial);
+    const nlohmann::ordered_json e = estimate_json(*time_model, by);
+    print_summary(o, problem, out, o.seed, &e);
+    if (!o.json) print_estimate(*time_model, by);
+  } else {
+    print_summary(o, problem, out, o.seed);
+  }
+  if (!o.output.empty() && out.schedule)
+    write_output(o.output, [&](std::ostream& os) { write_schedule_json(*out.schedule, os); });
+  if (g_interrupted.load()) throw ExitStatus{130};
+  if (!out.schedule) throw ExitStatus{1};
+}
+
 void run_solve(const SolveOptions& o) {
   using Clock = std::chrono::steady_clock;
   // When the run began: the command's start for the first run (loading the network and
   // the plan count against the user's limit too), the previous run's end for the others.
   Clock::time_point run_start = Clock::now();
   const std::optional<TimeModel> time_model = parse_time_model(o.time_model);
+  if (!o.algorithm.empty()) return run_algorithm(o, time_model);
   if (time_model && o.runs > 1)
     throw InvalidParameter("--bytes chooses one schedule; it does not go with --runs", "--runs");
   if (time_model && o.steps > 0)
@@ -391,7 +452,9 @@ void run_solve(const SolveOptions& o) {
   if (time_model && speaker) {
     // Without --time-limit the block counts share 60 s (docs/COST.md).
     const double limit = o.time_limit > 0 ? 0.95 * o.time_limit : 60.0;
-    ByTimeOutcome by = solve_by_time(o.problem, problem, request, *time_model, limit);
+    ByTimeOutcome by = solve_by_time(
+        o.problem, problem, request, *time_model, limit,
+        static_cast<std::int64_t>(memory_limit(o.resources) / kBytesPerTransfer));
     std::signal(SIGINT, previous);
     if (show_progress) fmt::print(stderr, "\r\033[K");
     if (by.outcome.schedule && by.outcome.schedule->solver)
@@ -471,6 +534,10 @@ void add_solve_command(CLI::App& app) {
   add_time_model_options(cmd, options->time_model);
   cmd->add_option("--engine", options->engine, "auto | sat | greedy | umda | hgsa | mboa")
       ->capture_default_str();
+  cmd->add_option("--algorithm", options->algorithm,
+                  "write a classical algorithm's schedule instead of searching: ring | "
+                  "recursive-doubling | rabenseifner | swing | bine | binomial (docs/ENGINES.md, "
+                  "\"Classical algorithms\")");
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T")
       ->check(integer_check(1, kMaxInt));
   cmd->add_option("--time-limit", options->time_limit,
