@@ -86,13 +86,17 @@ ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const std::vector<int> counts = block_counts(base, tm, po.blocks.has_value());
+  const auto classical = classical_candidates(base, tm, po.blocks.has_value());
+  // A quarter of the limit is kept for the classical candidates (closed forms: seconds at
+  // 1,024 processors), so that a search using its whole share cannot crowd them out.
+  const double own_limit = classical.empty() ? limit : 0.75 * limit;
   ByTimeOutcome result{base, {}, {}, -1};
   double best = 0;
   int worse = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {
     if (request.interrupt != nullptr && request.interrupt->load()) break;
     const double spent = std::chrono::duration<double>(Clock::now() - start).count();
-    const double left = limit - spent;
+    const double left = own_limit - spent;
     if (i > 0 && left <= 0) break;
     ProblemOptions with = po;
     if (counts.size() > 1) with.blocks = counts[i];
@@ -125,7 +129,7 @@ ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
   // The classical algorithms are schedules of the same problem under the same model: the
   // time chosen is never above theirs (docs/COST.md, "Choosing by message size"). Ties go
   // to ccsched's own schedule, tried first.
-  for (const auto& [algorithm, blocks] : classical_candidates(base, tm, po.blocks.has_value())) {
+  for (const auto& [algorithm, blocks] : classical) {
     if (request.interrupt != nullptr && request.interrupt->load()) break;
     const double left = limit - std::chrono::duration<double>(Clock::now() - start).count();
     if (left <= 0) break;

@@ -42,7 +42,8 @@ SolveOutcome solve_classical(const Problem& problem, const ClassicalRequest& req
     out.reason = "the time limit ended the packing before the last round";
     return out;
   }
-  const auto violations = verify_schedule(made->schedule, 1);
+  std::size_t omitted = 0;
+  const auto violations = verify_schedule(made->schedule, 1, omitted);
   if (!violations.empty())
     throw std::logic_error(fmt::format("classical:{} wrote an invalid schedule: {}",
                                        to_string(request.algorithm), violations.front().text));

@@ -361,4 +361,38 @@ TEST_F(CostCli, SolveChoosesTheBlockCountByMessageSize) {
   }
 }
 
+
+// The by-size guarantee (docs/COST.md, "Choosing a schedule by message size"): the time
+// `solve --bytes` picks is never above a classical algorithm's on the same network and
+// model (the classical schedules are among its candidates), and the JSON names the winner.
+TEST_F(CostCli, SolveByBytesNeverLosesToClassical) {
+  struct Case {
+    std::string net, ports;
+  };
+  for (const Case& c : {Case{"ring:8", "1"}, Case{"torus:4x4", "all"}, Case{"ring:6", "all"}})
+    for (const std::string bytes : {"64", "1MiB"}) {
+      const std::string model = " --cc ALLREDUCE --ports " + c.ports;
+      const std::string time = " --bytes " + bytes + " --t0 1us --t1 1ns";
+      const CliRun by = run_line("solve " + c.net + model + time + " --time-limit 20 --json");
+      ASSERT_EQ(by.status, 0) << by.err;
+      const auto doc = nlohmann::json::parse(by.out);
+      const double chosen = doc["estimate"]["total_us"].get<double>();
+      EXPECT_EQ(doc["estimate"]["engine"], doc["engine"]);
+      for (const std::string algorithm :
+           {"ring", "recursive-doubling", "rabenseifner", "swing", "bine", "binomial"})
+        for (const std::string blocks : {"", " --blocks 1", " --blocks " + c.net.substr(c.net.find(':') + 1)}) {
+          if (c.net != "ring:8" && c.net != "ring:6" && !blocks.empty() && blocks != " --blocks 1")
+            continue;  // torus:4x4: 16 blocks is its own count for ring and rabenseifner
+          const std::string file = "classical.json";
+          const CliRun made = run_line("solve " + c.net + model + " --algorithm " + algorithm +
+                                       blocks + " -o " + file);
+          ASSERT_EQ(made.status, 0) << algorithm << blocks << ": " << made.err;
+          const CliRun cost = run_line("cost " + file + time + " --json");
+          if (cost.status != 0) continue;  // 64 B do not split into the blocks
+          const double classical = nlohmann::json::parse(cost.out)["total_us"].get<double>();
+          EXPECT_LE(chosen, classical + 1e-6) << c.net << " " << bytes << " " << algorithm << blocks;
+        }
+    }
+}
+
 }  // namespace
