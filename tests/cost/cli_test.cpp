@@ -369,19 +369,20 @@ TEST_F(CostCli, SolveByBytesNeverLosesToClassical) {
   struct Case {
     std::string net, ports;
   };
-  for (const Case& c : {Case{"ring:8", "1"}, Case{"torus:4x4", "all"}, Case{"ring:6", "all"}})
+  for (const Case& c : {Case{"ring:8", "1"}, Case{"torus:4x4", "all"}})
     for (const std::string bytes : {"64", "1MiB"}) {
       const std::string model = " --cc ALLREDUCE --ports " + c.ports;
       const std::string time = " --bytes " + bytes + " --t0 1us --t1 1ns";
-      const CliRun by = run_line("solve " + c.net + model + time + " --time-limit 20 --json");
+      const CliRun by = run_line("solve " + c.net + model + time + " --time-limit 10 --json");
       ASSERT_EQ(by.status, 0) << by.err;
       const auto doc = nlohmann::json::parse(by.out);
       const double chosen = doc["estimate"]["total_us"].get<double>();
       EXPECT_EQ(doc["estimate"]["engine"], doc["engine"]);
       for (const std::string algorithm :
            {"ring", "recursive-doubling", "rabenseifner", "swing", "bine", "binomial"})
-        for (const std::string blocks : {"", " --blocks 1", " --blocks " + c.net.substr(c.net.find(':') + 1)}) {
-          if (c.net != "ring:8" && c.net != "ring:6" && !blocks.empty() && blocks != " --blocks 1")
+        for (const std::string& blocks : std::vector<std::string>{
+                 "", " --blocks 1", " --blocks " + c.net.substr(c.net.find(':') + 1)}) {
+          if (c.net != "ring:8" && !blocks.empty() && blocks != " --blocks 1")
             continue;  // torus:4x4: 16 blocks is its own count for ring and rabenseifner
           const std::string file = "classical.json";
           const CliRun made = run_line("solve " + c.net + model + " --algorithm " + algorithm +

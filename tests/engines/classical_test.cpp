@@ -11,6 +11,7 @@
 #include "../support/reduction_problems.hpp"
 #include "ccsched/core/error.hpp"
 #include "ccsched/engines/classical.hpp"
+#include "ccsched/engines/driver.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
@@ -195,6 +196,37 @@ TEST(Classical, SameSeedSameSchedule) {
     EXPECT_EQ(a->schedule.transfers[i].step, b->schedule.transfers[i].step);
     EXPECT_EQ(a->schedule.transfers[i].path, b->schedule.transfers[i].path);
   }
+}
+
+}  // namespace
+}  // namespace ccsched
+
+namespace ccsched {
+namespace {
+
+// The by-size guarantee at one block (docs/COST.md, "Choosing a schedule by message size"):
+// ccsched's own solve is never longer in steps than a classical algorithm with one block.
+// Measured on these and on mesh:3x5 and kautz:2,3 (docs/ENGINES.md, "Classical
+// algorithms"); no classical algorithm is shorter anywhere.
+TEST(Classical, OwnSolveIsNeverLongerAtOneBlock) {
+  for (const std::string net : {"ring:8", "ring:6", "torus:4x4", "hypercube:4"})
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()})
+      for (CollectiveKind kind : {CollectiveKind::ALLREDUCE, CollectiveKind::AAB, CollectiveKind::REDUCE}) {
+        const Problem p = testing::make_reduction_problem(net, kind, ports, is_reduction(kind) ? std::optional<int>(1) : std::nullopt);
+        SolveRequest request;
+        request.time_limit = 20;
+        const SolveOutcome own = solve_problem(p, request);
+        ASSERT_TRUE(own.schedule) << net;
+        for (ClassicalAlgorithm a : classical_algorithms()) {
+          if (!classical_applies(a, kind)) continue;
+          ClassicalRequest cr;
+          cr.algorithm = a;
+          const auto out = classical_schedule(p, cr);
+          ASSERT_TRUE(out);
+          EXPECT_LE(own.schedule->steps, out->schedule.steps)
+              << net << " " << to_string(kind) << (ports ? " 1-port " : " all-port ") << to_string(a);
+        }
+      }
 }
 
 }  // namespace

@@ -234,7 +234,9 @@ std::optional<ClassicalOutcome> classical_schedule(const Problem& problem,
   for (const auto& round : plan.rounds) out.rounds += round.groups.empty() ? 0 : 1;
   out.schedule = assemble_schedule(problem, std::move(*transfers), "classical:" + name, request.seed);
   out.schedule.optimal = false;
-  if (request.lower_bound) {
+  if (request.lower_bound && static_cast<std::int64_t>(problem.collective.blocks) *
+                                   problem.topology.processor_count() <=
+                               request.bound_cells) {
     // The usual bounds, for the JSON's lower_bound only; a quarter of the time left at most.
     try {
       BoundOptions options;
