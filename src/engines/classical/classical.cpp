@@ -30,7 +30,7 @@ constexpr std::array<std::pair<ClassicalAlgorithm, std::string_view>, 6> kNames{
 std::string describe(NodeId v, const Topology& t) {
   return t.label(v).empty() || t.label(v) == std::to_string(v)
              ? fmt::format("processor {}", v)
-             : fmt::format("processor {} ({})", v, t.label(v));
+             : fmt::format("processor {} = {}", v, t.label(v));
 }
 
 // The ranks of the collective: its processors in id order (OAB: the root and its
