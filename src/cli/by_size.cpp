@@ -9,6 +9,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/cost/units.hpp"
 #include "classical.hpp"
+#include "resource_options.hpp"
 
 namespace ccsched::cli {
 
@@ -74,8 +75,13 @@ std::vector<std::pair<ClassicalAlgorithm, int>> classical_candidates(const Probl
       if (a == ClassicalAlgorithm::swing || a == ClassicalAlgorithm::bine)
         counts.push_back(static_cast<int>(c.senders.size()));
     }
+    // Each count dividing M, and within the size a schedule is made for (the cap
+    // refuse_oversized_reduction puts on ccsched's own: blocks x (p - 1) transfers).
     for (int b : counts)
-      if (!is_reduction(c) || tm.bytes % b == 0) out.emplace_back(a, b);
+      if (!is_reduction(c) ||
+          (tm.bytes % b == 0 &&
+           static_cast<double>(b) * static_cast<double>(c.senders.size() - 1) <= kMaxBlockTransfers))
+        out.emplace_back(a, b);
   }
   return out;
 }

@@ -49,7 +49,7 @@ SolveOutcome solve_classical(const Problem& problem, const ClassicalRequest& req
                                        to_string(request.algorithm), violations.front().text));
   out.status = SolveStatus::feasible;
   out.lower_bound = made->schedule.lower_bound.value_or(0);
-  out.bounds.best = out.lower_bound;
+  out.bounds = std::move(made->bounds);
   out.reason = fmt::format("the {} algorithm{}: {} in {}; a classical algorithm proves nothing",
                            to_string(request.algorithm),
                            made->variant.empty() ? "" : " (" + made->variant + ")",

@@ -145,6 +145,29 @@ TEST_F(UserInput, HelpSaysWhatItDoes) {
     EXPECT_NE(msccl.out.find(kind), std::string::npos) << kind << "\n" << msccl.out;
 }
 
+// `solve --algorithm` (docs/ENGINES.md, "Classical algorithms"): a combination that makes
+// no sense is one line and exit 2; a classical schedule is written, verifies and names its
+// algorithm.
+TEST_F(UserInput, ClassicalAlgorithms) {
+  test::expect_one_line_error(run({"solve", "ring:8", "--cc", "SCAN", "--algorithm", "ring"}),
+                              "ring does not write SCAN");
+  test::expect_one_line_error(run({"solve", "ring:8", "--cc", "ALLREDUCE", "--algorithm", "tree"}),
+                              "unknown algorithm 'tree'");
+  test::expect_one_line_error(
+      run({"solve", "ring:8", "--cc", "ALLREDUCE", "--algorithm", "ring", "--engine", "sat"}), "--engine");
+  test::expect_one_line_error(run({"solve", "torus:4x4", "--cc", "ALLREDUCE", "--algorithm",
+                                   "recursive-doubling", "--switching", "store-and-forward"}),
+                              "use --switching wormhole");
+  const std::string schedule = path("swing.json");
+  const CliRun r = run({"solve", "ring:6", "--cc", "ALLREDUCE", "--algorithm", "swing", "--senders",
+                        "5,4,3,2,1,0", "--json", "-o", schedule});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["engine"], "classical:swing");
+  EXPECT_EQ(summary["optimal"], false);
+  EXPECT_EQ(run({"verify", schedule}).status, 0);
+}
+
 TEST_F(UserInput, EdgeListsDoNotMixNumbersAndNames) {
   const std::string file = write("net.edges", "0 1\n1 2\n2 x\nx 0\n");
   test::expect_one_line_error(run({"topo", "info", file}),

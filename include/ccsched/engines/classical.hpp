@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/engine.hpp"
 
 namespace ccsched {
@@ -66,6 +67,7 @@ struct ClassicalOutcome {
   Schedule schedule;    // engine "classical:<name>", optimal false; not yet verified
   std::string variant;  // "latency" or "bandwidth" (swing, bine), else the algorithm's own
   int rounds = 0;       // the algorithm's rounds; schedule.steps >= rounds
+  BoundReport bounds;   // the bounds behind schedule.lower_bound (empty when not computed)
 };
 
 // The algorithm's schedule for the problem. Throws Unsupported (one line naming the

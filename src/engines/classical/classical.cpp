@@ -30,7 +30,7 @@ constexpr std::array<std::pair<ClassicalAlgorithm, std::string_view>, 6> kNames{
 std::string describe(NodeId v, const Topology& t) {
   return t.label(v).empty() || t.label(v) == std::to_string(v)
              ? fmt::format("processor {}", v)
-             : fmt::format("processor {} ({})", v, t.label(v));
+             : fmt::format("processor {} = {}", v, t.label(v));
 }
 
 // The ranks of the collective: its processors in id order (OAB: the root and its
@@ -242,7 +242,8 @@ std::optional<ClassicalOutcome> classical_schedule(const Problem& problem,
       BoundOptions options;
       options.time_limit = std::min(30.0, budget.remaining() / 4);
       const PathSet paths(problem.topology, problem.model);
-      out.schedule.lower_bound = lower_bounds(problem, paths, options).best;
+      out.bounds = lower_bounds(problem, paths, options);
+      out.schedule.lower_bound = out.bounds.best;
     } catch (const Unsupported&) {
       // No bound (a path list the routing module refuses to build): the field stays empty.
     }
