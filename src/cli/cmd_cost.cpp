@@ -5,7 +5,8 @@
 // schedule M is the input vector, split into the collective's blocks, and each step adds
 // the time of its adds (--tc per byte; linear.hpp). The schedule is verified first: an
 // invalid one has no meaningful time (exit 2, naming the first broken rule).
-// docs/COST.md describes the units and the JSON.
+// docs/COST.md describes the units and the JSON. With --crossover, several schedules side by
+// side at every message size; --plot FILE.svg draws them (render/size_plot.hpp).
 #include <fmt/core.h>
 
 #include <memory>
@@ -13,10 +14,14 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/core/text.hpp"
 #include "ccsched/cost/crossover.hpp"
 #include "ccsched/cost/linear.hpp"
 #include "ccsched/cost/units.hpp"
+#include "ccsched/render/size_plot.hpp"
 #include "commands.hpp"
+#include "compared.hpp"
+#include "output.hpp"
 #include "verified_schedule.hpp"
 
 namespace ccsched::cli {
@@ -32,23 +37,57 @@ struct CostOptions {
   std::string th = "0";
   std::string tc;
   std::string bytes;
+  std::string plot;
   bool json = false;
 };
+
+// The legend's name of schedule k: its letter in the table, its engine (the algorithm),
+// its block count and its file.
+std::string plot_name(const std::string& letter, const Schedule& s, const std::string& engine,
+                      const std::string& file) {
+  const std::string blocks =
+      is_reduction(s.collective) ? ", " + plural(s.collective.blocks, "block") : "";
+  return fmt::format("{}  {}{}, {} ({})", letter, engine, blocks, plural(s.steps, "step"), file);
+}
 
 // --crossover: several schedules of one collective on one network side by side, message
 // size by message size (docs/COST.md, "Crossover table").
 void run_crossover(const CostOptions& o, const LinearModel& model) {
   const std::int64_t from = parse_bytes(o.from, "--from");
   const std::int64_t to = parse_bytes(o.to, "--to");
+  if (!o.plot.empty()) {
+    if (!o.plot.ends_with(".svg"))
+      throw InvalidParameter(fmt::format("'{}': the plot is an SVG file (FILE.svg)", o.plot),
+                             "--plot");
+    check_output(o.plot);
+  }
   std::vector<Schedule> schedules;
   for (const auto& f : o.files) schedules.push_back(read_verified_schedule(f));
   if (!o.tc.empty())
     for (std::size_t k = 0; k < schedules.size(); ++k)
       refuse_add_time_without_reduction(schedules[k], o.files[k]);
   const Crossover x = crossover_table(schedules, model, from, to);
-  auto engine = [](const Schedule& s) {
-    return s.solver && !s.solver->engine.empty() ? s.solver->engine : std::string("-");
-  };
+  const auto engine = schedule_engine;
+  const auto label = schedule_letter;
+  const Schedule& first = schedules.front();
+  const std::string parameters = fmt::format(
+      "linear model t0 = {} us, t1 = {:.6g} us/B{}{}", format_us(model.t0), model.t1 * 1e6,
+      model.th > 0 ? fmt::format(", th = {} us", format_us(model.th)) : "",
+      model.tc > 0 ? fmt::format(", tc = {:.6g} us/B", model.tc * 1e6) : "");
+  if (!o.plot.empty()) {
+    SizePlot plot{.title = fmt::format("{} on {}: time by message size",
+                                       to_string(first.collective.kind), first.topology.name()),
+                  .subtitle = parameters,
+                  .series = {}};
+    for (std::size_t k = 0; k < schedules.size(); ++k) {
+      SizeSeries line{.name = plot_name(label(k), schedules[k], engine(schedules[k]), o.files[k]),
+                      .points = {}};
+      for (const CrossoverRow& r : x.sizes)
+        if (r.seconds[k]) line.points.push_back({r.bytes, *r.seconds[k]});
+      plot.series.push_back(std::move(line));
+    }
+    write_output(o.plot, render_size_plot_svg(plot));
+  }
   if (o.json) {
     nlohmann::ordered_json doc;
     doc["model"] = "linear";
@@ -74,12 +113,8 @@ void run_crossover(const CostOptions& o, const LinearModel& model) {
     fmt::print("{}\n", doc.dump(2));
     return;
   }
-  const Schedule& first = schedules.front();
-  fmt::print("crossover: {} on {}, linear model t0 = {} us, t1 = {:.6g} us/B{}{}\n",
-             to_string(first.collective.kind), first.topology.name(), format_us(model.t0),
-             model.t1 * 1e6, model.th > 0 ? fmt::format(", th = {} us", format_us(model.th)) : "",
-             model.tc > 0 ? fmt::format(", tc = {:.6g} us/B", model.tc * 1e6) : "");
-  auto label = [](std::size_t k) { return std::string(1, static_cast<char>('A' + k % 26)) + (k >= 26 ? std::to_string(k / 26) : ""); };
+  fmt::print("crossover: {} on {}, {}\n", to_string(first.collective.kind), first.topology.name(),
+             parameters);
   fmt::print("{:>4}  {:>6}  {:>6}  {:<28}  {}\n", "", "blocks", "steps", "engine", "file");
   for (std::size_t k = 0; k < schedules.size(); ++k)
     fmt::print("{:>4}  {:>6}  {:>6}  {:<28}  {}\n", label(k), schedules[k].collective.blocks,
@@ -114,6 +149,8 @@ void run_cost(const CostOptions& o) {
     run_crossover(o, model);
     return;
   }
+  if (!o.plot.empty())
+    throw InvalidParameter("the plot draws the --crossover comparison; add --crossover", "--plot");
   if (o.files.size() != 1)
     throw InvalidParameter("several schedules are compared with --crossover", "schedule files");
   if (o.bytes.empty()) throw InvalidParameter("--bytes M is required (or --crossover)", "--bytes");
@@ -222,6 +259,9 @@ void add_cost_command(CLI::App& app) {
                 "--from to --to, doubling: the fastest by size range, and each one's time");
   cmd->add_option("--from", options->from, "--crossover: smallest size (default 8 B)");
   cmd->add_option("--to", options->to, "--crossover: largest size (default 1 GiB)");
+  cmd->add_option("--plot", options->plot,
+                  "--crossover: also draw the times against the message size, log-log, as an "
+                  "SVG file (one line per schedule)");
   cmd->add_flag("--json", options->json,
                 "print {\"step_us\": [...], \"total_us\": ..., and the inputs}");
   cmd->callback([options] { run_cost(*options); });

@@ -10,8 +10,10 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../support/cli_harness.hpp"
 #include "../support/reduction_schedules.hpp"
@@ -330,6 +332,71 @@ TEST_F(CostCli, CrossoverTable) {
   const CliRun mixed = run_line("cost one.json other.json --t0 1us --t1 1ns --crossover");
   EXPECT_EQ(mixed.status, 2);
   EXPECT_EQ(std::count(mixed.err.begin(), mixed.err.end(), '\n'), 1) << mixed.err;
+}
+
+// `--crossover --plot FILE.svg`: one polyline per schedule, points in increasing size;
+// the plot without --crossover, another extension or a folder that does not exist is one
+// line, exit 2, and no file.
+TEST_F(CostCli, CrossoverPlot) {
+  ASSERT_EQ(run_line("solve torus:4x4 --cc ALLREDUCE --ports 1 -o one.json").status, 0);
+  ASSERT_EQ(
+      run_line("solve torus:4x4 --cc ALLREDUCE --ports 1 --blocks 16 --time-limit 20 -o ring.json")
+          .status,
+      0);
+  const CliRun r = run_line("cost one.json ring.json --t0 1us --t1 1ns --crossover --from 8 --to 1MiB "
+                            "--plot " + path("x.svg"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(path("x.svg"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string svg = text.str();
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  // Tags balance (a tiny well-formedness check) and there is one polyline per schedule.
+  std::vector<std::string> open;
+  const std::regex tag(R"re(<(/?)([A-Za-z][A-Za-z0-9:_-]*)[^>]*?(/?)>)re");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tag); it != std::sregex_iterator();
+       ++it) {
+    if ((*it)[1] == "/") {
+      ASSERT_FALSE(open.empty());
+      EXPECT_EQ(open.back(), (*it)[2].str());
+      open.pop_back();
+    } else if ((*it)[3] != "/") {
+      open.push_back((*it)[2]);
+    }
+  }
+  EXPECT_TRUE(open.empty());
+  const std::regex line(R"re(<polyline[^>]*points="([^"]*)")re");
+  std::vector<std::size_t> points;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), line); it != std::sregex_iterator();
+       ++it) {
+    std::istringstream coords((*it)[1].str());
+    double last = -1.0, x = 0.0, y = 0.0;
+    char comma = 0;
+    std::size_t n = 0;
+    while (coords >> x >> comma >> y) {
+      EXPECT_GT(x, last);
+      last = x;
+      ++n;
+    }
+    points.push_back(n);
+  }
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0], 18u);  // 8 B .. 1 MiB
+  EXPECT_EQ(points[1], 17u);  // 16 blocks: from 16 B
+  EXPECT_NE(svg.find("ring, 16 blocks, 30 steps (ring.json)"), std::string::npos);
+  EXPECT_NE(svg.find(">1 MiB<"), std::string::npos);
+  EXPECT_NE(svg.find("µs<"), std::string::npos);
+  // Errors: one line, exit 2, nothing written.
+  expect_refused("cost one.json --t0 1us --t1 1ns --bytes 8 --plot " + path("y.svg"), "--crossover");
+  expect_refused("cost one.json ring.json --t0 1us --t1 1ns --crossover --plot " + path("y.png"),
+                 "SVG");
+  expect_refused(
+      "cost one.json ring.json --t0 1us --t1 1ns --crossover --plot " + path("no/such/y.svg"),
+      "does not exist");
+  EXPECT_FALSE(fs::exists(path("y.svg")));
+  EXPECT_FALSE(fs::exists(path("y.png")));
+  EXPECT_TRUE(temporaries().empty());
 }
 
 // `solve --bytes`: the fastest block count under the model, with the estimate in the JSON

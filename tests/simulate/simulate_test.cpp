@@ -265,6 +265,49 @@ TEST_F(SimulateCli, ReductionReportsTheAdds) {
   test::expect_one_line_error(bad, "--tc");
 }
 
+// Several schedules side by side: the ring all-reduce in 4 blocks and recursive doubling
+// on ring:4, by the replay at every size (doubling) and at one size, each replay equal to
+// the model's figure; schedules of another collective are refused in one line.
+TEST_F(SimulateCli, SideBySide) {
+  const auto ring = CliTest::write("ring.json", testing::ring4_allreduce_ring());
+  const auto doubling = CliTest::write("doubling.json", testing::ring4_allreduce_doubling());
+  const CliRun r = run_line("simulate " + ring + " " + doubling +
+                            " --bandwidth 2GBps --latency 1us --tc 0.25ns --crossover --from 2 "
+                            "--to 1MiB --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["schedules"].size(), 2u);
+  EXPECT_EQ(j["schedules"][0]["blocks"], 4);
+  ASSERT_EQ(j["sizes"].size(), 20u);  // 2 B .. 1 MiB
+  EXPECT_TRUE(j["sizes"][0]["seconds"][0].is_null());  // 2 B: fewer bytes than blocks
+  EXPECT_EQ(j["sizes"][0]["best"], 1);
+  for (const auto& row : j["sizes"])
+    for (std::size_t k = 0; k < 2; ++k)
+      if (!row["seconds"][k].is_null()) {
+        EXPECT_NEAR(row["seconds"][k].get<double>(), row["model_seconds"][k].get<double>(),
+                    1e-9 * row["model_seconds"][k].get<double>());
+      }
+  // 1024 B as in ReductionReportsTheAdds: the ring 6.96 us.
+  EXPECT_EQ(j["sizes"][9]["bytes"], 1024);
+  EXPECT_NEAR(j["sizes"][9]["seconds"][0].get<double>(), 6.96e-6, 1e-11);
+  EXPECT_EQ(j["sizes"].back()["best"], 0);  // the ring wins at 1 MiB
+  EXPECT_NEAR(j["slowdown"].get<double>(), 1.0, 1e-9);
+
+  const CliRun one = run_line("simulate " + ring + " " + doubling +
+                              " --bandwidth 2GBps --latency 1us --tc 0.25ns --bytes 1024");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(one.out.find("6.96"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("1 KiB"), std::string::npos) << one.out;
+
+  const std::string scatter =
+      write(ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3), "s.json");
+  expect_refused("simulate " + ring + " " + scatter + " --bandwidth 2GBps --latency 1us --bytes 1024",
+                 "one collective on one network");
+  expect_refused("simulate " + ring + " " + doubling +
+                     " --bandwidth 2GBps --latency 1us --crossover --bytes 1024",
+                 "--bytes");
+}
+
 TEST_F(SimulateCli, BadInputIsOneLineAndExitTwo) {
   const std::string good =
       write(ring4_scatter({{1, {0, 1}, {}}, {2, {0, 1, 2}, {}}, {3, {0, 3}, {}}}, 3), "good.json");
