@@ -1,9 +1,10 @@
 // The verifier of FORMATS.md's validity rules: the ten rules, and for reductions rules
 // R1-R3 (FORMATS.md "Reductions") in place of 5-7. It is the referee of every engine, so
 // it is written from the rules' text alone: it shares no code with the engines, the
-// routing module or the problem module (its own BFS for rule 9, its own reading of what
-// each collective kind means for rule 10), and it uses nothing of the Topology but the
-// node kinds and the channel adjacency. It must never crash on garbage: every index it
+// routing module or the problem module (its own BFS for rule 9, or the topology module's
+// closed-form distances on an exact generated family; its own reading of what each
+// collective kind means for rule 10), and, that closed form aside, it uses nothing of the
+// Topology but the node kinds and the channel adjacency. It must never crash on garbage: every index it
 // takes from the schedule is range-checked first and reported as a violation.
 //
 // Where the rules' wording leaves a case open, the choices are (docs/FORMATS.md, "What the
@@ -52,6 +53,7 @@
 #include <utility>
 
 #include "ccsched/core/text.hpp"
+#include "ccsched/topology/family_metric.hpp"
 
 namespace ccsched {
 namespace {
@@ -621,11 +623,16 @@ class Verifier {
   }
 
   // Rule 9 needs the distance between the ends of every path. A single hop u -> v over a
-  // channel (u != v) is at distance 1 without a search. The other paths are grouped by
-  // their first node and each group gets one BFS (the verifier's own) into one reused row:
-  // memory O(nodes + transfers), never a table over all pairs, which on 65,536 processors
-  // would be 17 GB. Returns, for each transfer in `checked` (indices in increasing
-  // order, filled here), the distance between its ends.
+  // channel (u != v) is at distance 1 without a search. On a generated family whose
+  // closed form applies (FamilyMetric::of checks the network channel by channel; the
+  // formulas are tested against breadth-first search on every family,
+  // tests/routing/family_metric_test.cpp) a path ending at a processor reads its distance
+  // in O(dimensions): one search per source is quadratic, 100-170 s on torus:256x256's
+  // 65,536 sources. The other paths are grouped by their first node and each group gets
+  // one BFS (the verifier's own) into one reused row: memory O(nodes + transfers), never a
+  // table over all pairs, which on 65,536 processors would be 17 GB. Returns, for each
+  // transfer in `checked` (indices in increasing order, filled here), the distance
+  // between its ends.
   std::vector<int> end_distances(std::vector<int>& checked) {
     checked.clear();
     for (int i = 0; i < static_cast<int>(s_.transfers.size()); ++i) {
@@ -636,12 +643,19 @@ class Verifier {
         continue;  // one hop at distance 1: minimal
       checked.push_back(i);
     }
-    std::vector<int> order(checked.size());
-    std::iota(order.begin(), order.end(), 0);
+    std::vector<int> distance(checked.size(), kUnreachable);
+    const auto metric = checked.empty() ? std::nullopt : FamilyMetric::of(t_);
+    std::vector<int> order;
+    for (std::size_t k = 0; k < checked.size(); ++k) {
+      const auto& path = s_.transfers[checked[k]].path;
+      if (metric && metric->answers_for(path.back()))
+        distance[k] = metric->distance(path.front(), path.back());
+      else
+        order.push_back(static_cast<int>(k));
+    }
     const auto source = [&](int k) { return s_.transfers[checked[k]].path.front(); };
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return source(a) < source(b); });
-    std::vector<int> distance(checked.size(), kUnreachable);
     std::vector<int> dist(static_cast<std::size_t>(t_.node_count()), kUnreachable);
     std::vector<NodeId> queue;
     for (std::size_t k = 0; k < order.size();) {

@@ -277,6 +277,15 @@ TEST(RegionBroadcast, ValidNearTheBoundAndDeterministic) {
 namespace ccsched {
 namespace {
 
+// The region broadcast alone (no region attempts) of `p` with its root moved to `root`.
+std::optional<Schedule> broadcast_from(Problem& p, const PathSet& paths, NodeId root) {
+  CollectiveRequest request;
+  request.kind = CollectiveKind::OAB;
+  request.root = std::to_string(root);
+  p.collective = make_collective(p.topology, request);
+  return region_broadcast(p, paths, 1, Budget(30.0 * testing::kSlow), 0);
+}
+
 // The lattice broadcast (spread.cpp; docs/ENGINES.md, "Lattice broadcast"): alone
 // (no region attempts) on 2-D tori all-port, square or not, from the corner and from an
 // interior root: valid, within one step of the informed-set bound, and the same twice.
@@ -286,11 +295,7 @@ TEST(LatticeBroadcast, FiveFoldGrowthOnTwoDimensionalTori) {
     p.model.ports.reset();
     const PathSet paths(p.topology, p.model);
     for (const NodeId root : {NodeId{0}, NodeId{p.topology.processor_count() / 2 + 3}}) {
-      CollectiveRequest request;
-      request.kind = CollectiveKind::OAB;
-      request.root = std::to_string(root);
-      p.collective = make_collective(p.topology, request);
-      const auto s = region_broadcast(p, paths, 1, Budget(30.0 * testing::kSlow), 0);
+      const auto s = broadcast_from(p, paths, root);
       ASSERT_TRUE(s.has_value()) << spec;
       EXPECT_TRUE(verify_schedule(*s).empty()) << spec << " root " << root;
       EXPECT_LE(s->steps, lower_bounds(p, paths).best + 1) << spec << " root " << root;
@@ -299,10 +304,10 @@ TEST(LatticeBroadcast, FiveFoldGrowthOnTwoDimensionalTori) {
       EXPECT_EQ(again->transfers.size(), s->transfers.size());
     }
   }
-  // Not a 2-D torus, or fewer than four ports: no lattice; with no attempts the grid's
-  // halving alone answers (one transfer in and out per processor and step: valid under
-  // any ports), ⌈log2 side⌉ steps per dimension.
-  for (const std::string spec : {"mesh:4x4", "torus:2x2x4"}) {
+  // Not a 2-D torus or mesh, or fewer than four ports: no lattice; with no attempts the
+  // grid's halving alone answers (one transfer in and out per processor and step: valid
+  // under any ports), ⌈log2 side⌉ steps per dimension.
+  for (const std::string spec : {"torus:2x2x4"}) {
     Problem p = make_problem(spec, CollectiveKind::OAB);
     p.model.ports.reset();
     const auto s = region_broadcast(p, PathSet(p.topology, p.model), 1, Budget(30.0), 0);
@@ -316,6 +321,35 @@ TEST(LatticeBroadcast, FiveFoldGrowthOnTwoDimensionalTori) {
   ASSERT_TRUE(halved.has_value());
   EXPECT_TRUE(verify_schedule(*halved).empty());
   EXPECT_EQ(halved->steps, 8);
+}
+
+// The quadrant broadcast (spread.cpp; docs/ENGINES.md, "Quadrant broadcast"): alone (no
+// region attempts) on 2-D meshes under every port count, from a corner, the centre and
+// elsewhere: valid and the same twice; all-port within one step of the informed-set
+// bound on square meshes of 4^k processors and within two elsewhere.
+TEST(QuadrantBroadcast, FourFoldGrowthOnTwoDimensionalMeshes) {
+  for (const std::string spec : {"mesh:4x4", "mesh:16x16", "mesh:32x32", "mesh:7x9", "mesh:1x9", "mesh:12x20"}) {
+    for (const int ports : {0, 1, 2, 3}) {
+      Problem p = make_problem(spec, CollectiveKind::OAB);
+      if (ports == 0) p.model.ports.reset();
+      else p.model.ports = ports;
+      const PathSet paths(p.topology, p.model);
+      const int n = p.topology.processor_count();
+      for (const NodeId root : {NodeId{0}, NodeId{n / 2}, NodeId{n - 2}}) {
+        const auto s = broadcast_from(p, paths, root);
+        ASSERT_TRUE(s.has_value()) << spec;
+        EXPECT_TRUE(verify_schedule(*s).empty()) << spec << " root " << root << " ports " << ports;
+        if (ports == 0) {
+          const bool square = spec == "mesh:4x4" || spec == "mesh:16x16";
+          EXPECT_LE(s->steps, lower_bounds(p, paths).best + (square ? 1 : 2))
+              << spec << " root " << root;
+        }
+        const auto again = region_broadcast(p, paths, 1, Budget(30.0 * testing::kSlow), 0);
+        ASSERT_TRUE(again.has_value());
+        EXPECT_EQ(again->transfers.size(), s->transfers.size());
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -312,6 +312,39 @@ TEST(Verify, Rule9UsesTheTopologyAsGivenWithFaultsRemoved) {
   EXPECT_TRUE(vs.empty()) << all_text(vs);
 }
 
+// On a generated family rule 9 reads distances from the closed form (FamilyMetric); the
+// same paths on a copy renamed out of its family (so searched breadth-first) must draw the
+// same rule-9 reports, on random walks of every length between processors and switches.
+TEST(Verify, Rule9ClosedFormAgreesWithTheSearch) {
+  for (const char* spec : {"torus:5x6", "mesh:3x4", "hypercube:4", "fattree:8", "ring:7", "uring:5"}) {
+    Schedule s;
+    s.topology = make_topology(spec);
+    s.collective = test::aas(s.topology);
+    std::mt19937 rng(7);
+    const auto& t = s.topology;
+    for (int i = 0; i < 300; ++i) {
+      std::vector<NodeId> path{static_cast<NodeId>(rng() % t.processor_count())};
+      for (int hops = 1 + static_cast<int>(rng() % 6); hops > 0; --hops) {
+        const auto out = t.out_channels(path.back());
+        path.push_back(t.channel(out[rng() % out.size()]).to);
+      }
+      s.transfers.push_back({i + 1, std::move(path), {0}});
+    }
+    s.steps = static_cast<int>(s.transfers.size());
+    const auto rule9 = [](const std::vector<Violation>& vs) {
+      std::vector<std::string> texts;
+      for (const auto& v : vs)
+        if (v.rule == 9) texts.push_back(v.text);
+      return texts;
+    };
+    const auto closed = rule9(verify_schedule(s));
+    s.topology.set_name(std::string("renamed ") + spec);
+    const auto searched = rule9(verify_schedule(s));
+    EXPECT_FALSE(closed.empty()) << spec;
+    EXPECT_EQ(closed, searched) << spec;
+  }
+}
+
 // --- rule 10 ----------------------------------------------------------------------------
 
 TEST(Verify, Rule10StepsMustEqualLargestStepUsed) {

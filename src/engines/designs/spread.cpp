@@ -7,9 +7,12 @@
 #include "ccsched/engines/spread.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 #include "ccsched/topology/generators.hpp"
 
@@ -355,6 +358,188 @@ std::optional<std::vector<Transfer>> lattice_broadcast(const Problem& problem,
   }
 }
 
+// All-port broadcast on a 2-D mesh by splitting rectangles (docs/ENGINES.md, "Quadrant
+// broadcast"): every holder owns a rectangle of the mesh; in each step it cuts its
+// rectangle across the rows, across the columns or both, and hands each part to a node
+// near the part's centre (itself when it already lies there), sent on a path of two legs,
+// one along each dimension (a shortest path on a mesh), inside the rectangle. A holder's
+// paths are checked pairwise to share no channel; paths of different rectangles cannot
+// meet; every node receives at most once and sends at most four times a step (so at most
+// its ports: fewer parts when it has fewer). Among the cuts and the nodes near each part's
+// centre, each holder takes the split whose largest part needs the fewest further steps
+// by the estimate of rect_steps: a holder on its part's border can leave by fewer
+// directions, so targets are drawn inward. Four-fold growth a step: 4^7 = 16,384, so
+// mesh:128x128 needs 7 steps from a central holder (the informed-set bound is 7), one more
+// from a root on the border, which first hands the message to the centre (the root then
+// stands in for the target that lands on it). Rectangles that cannot split are left to the
+// region attempt that completes the prefix.
+struct Rect {
+  long long r0, r1, c0, c1;  // rows [r0, r1), columns [c0, c1)
+  long long hr, hc;          // the holder
+  long long area() const { return (r1 - r0) * (c1 - c0); }
+};
+
+// Further steps a rectangle needs with its holder where it is, estimated: one step at the
+// holder's own pace (1 + the directions it can leave by, at most four parts), then
+// four-fold.
+double rect_steps(const Rect& q, int ports) {
+  if (q.area() <= 1) return 0.0;
+  // A direction counts when the holder has a quarter of its part's extent (at least one
+  // node) that way: the parts' centres it must reach lie there.
+  const long long dr = std::max(1LL, (q.r1 - q.r0) / 4), dc = std::max(1LL, (q.c1 - q.c0) / 4);
+  const int free = (q.hr - q.r0 >= dr) + (q.r1 - 1 - q.hr >= dr) + (q.hc - q.c0 >= dc) +
+                   (q.c1 - 1 - q.hc >= dc);
+  const int grow = std::min({4, 1 + free, 1 + ports});
+  if (grow <= 1) return 1e9;
+  return 1.0 + (std::log(static_cast<double>(q.area())) - std::log(grow)) /
+                   std::log(std::min(4.0, 1.0 + ports));
+}
+
+// One leg of a path along one dimension: along a column (`vertical`) or a row, on line
+// `line`, from position `from` to `to`.
+struct Leg {
+  bool vertical;
+  long long line, from, to;
+};
+
+bool legs_share(const Leg& a, const Leg& b) {
+  if (a.vertical != b.vertical || a.line != b.line || a.from == a.to || b.from == b.to) return false;
+  if ((a.to > a.from) != (b.to > b.from)) return false;  // opposite directions: other channels
+  return std::max(std::min(a.from, a.to), std::min(b.from, b.to)) <
+         std::min(std::max(a.from, a.to), std::max(b.from, b.to));
+}
+
+// The two legs from (hr, hc) to (x, y), along the column first when `vertical_first`.
+std::array<Leg, 2> l_path(long long hr, long long hc, long long x, long long y, bool vertical_first) {
+  if (vertical_first) return {Leg{true, hc, hr, x}, Leg{false, x, hc, y}};
+  return {Leg{false, hr, hc, y}, Leg{true, y, hr, x}};
+}
+
+std::optional<std::vector<Transfer>> quadrant_broadcast(const Problem& problem, const Grid& g,
+                                                        bool from_centre, const Budget& budget) {
+  if (g.side.size() != 2 || g.wrap) return std::nullopt;
+  const int ports = std::min(4, effective_ports(problem));
+  if (ports < 1) return std::nullopt;
+  const long long rows = g.side[0], cols = g.side[1];
+  const Message& message = problem.collective.messages.front();
+  std::vector<char> informed(static_cast<std::size_t>(rows * cols), 0);
+  informed[message.origin] = 1;
+  std::vector<Transfer> transfers;
+  const auto send = [&](Step s, long long hr, long long hc, const std::array<Leg, 2>& legs) {
+    std::vector<NodeId> nodes{static_cast<NodeId>(hr * cols + hc)};
+    for (const Leg& leg : legs)
+      for (long long at = leg.from; at != leg.to;) {
+        at += leg.to > leg.from ? 1 : -1;
+        nodes.push_back(static_cast<NodeId>(leg.vertical ? at * cols + leg.line : leg.line * cols + at));
+      }
+    informed[nodes.back()] = 1;
+    transfers.push_back({s, std::move(nodes), {message.id}});
+  };
+  std::vector<Rect> rects{{0, rows, 0, cols, message.origin / cols, message.origin % cols}};
+  Step first = 1;
+  const long long mr = (rows - 1) / 2, mc = (cols - 1) / 2;
+  if (from_centre && (rects[0].hr != mr || rects[0].hc != mc)) {
+    send(1, rects[0].hr, rects[0].hc, l_path(rects[0].hr, rects[0].hc, mr, mc, true));
+    rects[0].hr = mr, rects[0].hc = mc;
+    first = 2;
+  }
+  struct Candidate {
+    long long x, y;
+    std::array<Leg, 2> path;
+    double steps;
+    bool moves;  // a transfer (not the holder keeping its own part)
+  };
+  std::vector<std::vector<Candidate>> candidates;
+  std::vector<int> pick;
+  for (Step s = first; !rects.empty(); ++s) {
+    if (budget.expired()) return std::nullopt;
+    std::vector<Rect> next;
+    for (const Rect& q : rects) {
+      double best_worst = 1e18, best_total = 1e18;
+      std::vector<Rect> best_parts;
+      std::vector<Candidate> best_picks;
+      const long long height = q.r1 - q.r0, width = q.c1 - q.c0;
+      // Cuts: none, or after the first half (two sizes when odd) of each dimension.
+      std::vector<long long> row_cuts{-1}, col_cuts{-1};
+      for (const long long a : {q.r0 + height / 2, q.r0 + (height + 1) / 2})
+        if (a > q.r0 && a < q.r1 && row_cuts.back() != a) row_cuts.push_back(a);
+      for (const long long b : {q.c0 + width / 2, q.c0 + (width + 1) / 2})
+        if (b > q.c0 && b < q.c1 && col_cuts.back() != b) col_cuts.push_back(b);
+      for (const long long a : row_cuts)
+        for (const long long b : col_cuts) {
+          if (a < 0 && b < 0) continue;
+          std::vector<Rect> parts;
+          for (const auto& [x0, x1] : a < 0 ? std::vector<std::pair<long long, long long>>{{q.r0, q.r1}}
+                                            : std::vector<std::pair<long long, long long>>{{q.r0, a}, {a, q.r1}})
+            for (const auto& [y0, y1] : b < 0 ? std::vector<std::pair<long long, long long>>{{q.c0, q.c1}}
+                                              : std::vector<std::pair<long long, long long>>{{q.c0, b}, {b, q.c1}})
+              parts.push_back({x0, x1, y0, y1, -1, -1});
+          // Candidates per part: nodes near its centre by either leg order (and the holder
+          // itself in its own part), best estimate first.
+          candidates.assign(parts.size(), {});
+          for (std::size_t k = 0; k < parts.size(); ++k) {
+            Rect placed = parts[k];
+            if (q.hr >= placed.r0 && q.hr < placed.r1 && q.hc >= placed.c0 && q.hc < placed.c1) {
+              placed.hr = q.hr, placed.hc = q.hc;
+              candidates[k].push_back({q.hr, q.hc, l_path(q.hr, q.hc, q.hr, q.hc, true),
+                                       rect_steps(placed, ports), false});
+            }
+            const long long cx = (placed.r0 + placed.r1 - 1) / 2, cy = (placed.c0 + placed.c1 - 1) / 2;
+            for (long long x = std::max(placed.r0, cx - 1); x <= std::min(placed.r1 - 1, cx + 2); ++x)
+              for (long long y = std::max(placed.c0, cy - 1); y <= std::min(placed.c1 - 1, cy + 2); ++y) {
+                if (x == q.hr && y == q.hc) continue;
+                placed.hr = x, placed.hc = y;
+                const double steps = rect_steps(placed, ports);
+                for (const bool vertical_first : {true, false})
+                  candidates[k].push_back({x, y, l_path(q.hr, q.hc, x, y, vertical_first), steps, true});
+              }
+            std::stable_sort(candidates[k].begin(), candidates[k].end(),
+                             [](const Candidate& l, const Candidate& r) { return l.steps < r.steps; });
+          }
+          // The first combination, best first, within the ports and sharing no channel.
+          pick.assign(parts.size(), 0);
+          const auto fits = [&](std::size_t k, int sends) {
+            if (sends > ports) return false;
+            for (std::size_t j = 0; j < k; ++j)
+              for (const Leg& l : candidates[j][pick[j]].path)
+                for (const Leg& m : candidates[k][pick[k]].path)
+                  if (legs_share(l, m)) return false;
+            return true;
+          };
+          const auto search = [&](auto&& self, std::size_t k, int sends) -> bool {
+            if (k == parts.size()) return true;
+            for (pick[k] = 0; pick[k] < static_cast<int>(candidates[k].size()); ++pick[k]) {
+              const int now = sends + (candidates[k][pick[k]].moves ? 1 : 0);
+              if (fits(k, now) && self(self, k + 1, now)) return true;
+            }
+            return false;
+          };
+          if (!search(search, 0, 0)) continue;
+          double worst = 0.0, total = 0.0;
+          for (std::size_t k = 0; k < parts.size(); ++k) {
+            worst = std::max(worst, candidates[k][pick[k]].steps);
+            total += candidates[k][pick[k]].steps;
+          }
+          if (std::tie(worst, total) >= std::tie(best_worst, best_total)) continue;
+          best_worst = worst, best_total = total;
+          best_parts = parts;
+          best_picks.clear();
+          for (std::size_t k = 0; k < parts.size(); ++k) best_picks.push_back(candidates[k][pick[k]]);
+        }
+      if (best_parts.empty()) return transfers;  // stuck: the region attempt completes
+      for (std::size_t k = 0; k < best_parts.size(); ++k) {
+        const Candidate& c = best_picks[k];
+        // A target already informed (the root, after the hand-over) keeps the part itself.
+        if (c.moves && !informed[c.x * cols + c.y]) send(s, q.hr, q.hc, c.path);
+        best_parts[k].hr = c.x, best_parts[k].hc = c.y;
+        if (best_parts[k].area() > 1) next.push_back(best_parts[k]);
+      }
+    }
+    rects.swap(next);
+  }
+  return transfers;
+}
+
 // `prefix`: transfers of the first steps already fixed (the lattice broadcast's), which
 // the attempt completes; empty for a fresh attempt.
 std::optional<std::vector<Transfer>> one_attempt(const Problem& problem, const PathSet& paths,
@@ -560,6 +745,17 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
         for (const auto& tr : *done) steps = std::max(steps, static_cast<int>(tr.step));
         kept = std::move(done), kept_steps = steps;
       }
+  // A 2-D mesh: the quadrant broadcast, four-fold growth per step.
+  if (all_targets)
+    if (const auto g = grid_of(problem.topology))
+      for (const bool from_centre : {false, true})
+        if (auto quadrants = quadrant_broadcast(problem, *g, from_centre, budget))
+          if (auto done = one_attempt(problem, paths, seed, budget, kept_steps - 1,
+                                      std::move(*quadrants))) {
+            int steps = 0;
+            for (const auto& tr : *done) steps = std::max(steps, static_cast<int>(tr.step));
+            if (steps < kept_steps) kept = std::move(done), kept_steps = steps;
+          }
   // Four ports or more on a 2-D torus: the lattice broadcast, five-fold growth per step.
   if (all_targets && effective_ports(problem) >= 4)
     if (const auto g = grid_of(problem.topology))
@@ -580,6 +776,10 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
   for (long long reach = 1; reach < problem.topology.processor_count(); reach *= fanout + 1)
     ++informed_bound;
   if (fanout == 0 || kept_steps <= informed_bound) attempts = 0;
+  // Above 4,096 processors an attempt costs seconds, and the attempts spent the designs'
+  // whole share on mesh:128x128 without going below the quadrant broadcast's 8 (bound 7):
+  // a design within one step of the bound is kept there.
+  if (problem.topology.processor_count() > 4096 && kept_steps <= informed_bound + 1) attempts = 0;
   for (int a = 0; a < attempts && !budget.expired(); ++a) {
     auto transfers = one_attempt(problem, paths, seed + a, budget, kept_steps - 1);
     if (!transfers) continue;
