@@ -79,5 +79,40 @@ TEST(ExchangeDesigns, ContentionFreeRoundsTakeOneStepEach) {
   EXPECT_LE(best_of(d, "clustered exchange"), 11);
 }
 
+TEST(ExchangeDesigns, StarExchangesOnHypercubes) {
+  // The star exchanges (engines/reduce/cube.cpp): every step a set of vectors with
+  // disjoint supports, each a wormhole path in e-cube order, so every step is
+  // channel-disjoint by construction and the steps are the stars: hypercube:3 2
+  // ({0,e1,e2,e3} + {0,111}), :4 3, :5 3, :6 4, :8 5, :10 5 all-port (recursive doubling
+  // n). With 3 ports the stars of the 10-dimensional block (7 vectors) do not fit: :10 then
+  // splits into 5 + 5 dimensions, 6 steps. One port: no star beats recursive doubling, the
+  // design is not offered.
+  const std::map<std::string, int> all_port = {{"hypercube:3", 2}, {"hypercube:4", 3},
+                                               {"hypercube:5", 3}, {"hypercube:6", 4},
+                                               {"hypercube:8", 5}, {"hypercube:10", 5}};
+  for (const auto& [net, steps] : all_port) {
+    EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::ALLREDUCE, std::nullopt),
+                      "star exchange"),
+              steps)
+        << net;
+  }
+  EXPECT_EQ(best_of(verified_designs("hypercube:10", CollectiveKind::ALLREDUCE, 3),
+                    "star exchange"),
+            6);
+  EXPECT_EQ(best_of(verified_designs("hypercube:5", CollectiveKind::ALLREDUCE, 3),
+                    "star exchange"),
+            3);
+  EXPECT_EQ(best_of(verified_designs("hypercube:6", CollectiveKind::ALLREDUCE, 1),
+                    "star exchange"),
+            0);
+  // A faulty hypercube keeps its name but loses channels: the design steps aside.
+  Problem p = make_reduction_problem("hypercube:4", CollectiveKind::ALLREDUCE, std::nullopt);
+  const std::vector<Channel> broken = {Channel{0, 1}};
+  p.topology = p.topology.without_channels(broken);
+  const PathSet paths(p.topology, p.model);
+  for (const auto& d : reduction_designs(p, paths))
+    EXPECT_NE(d.design.rfind("star exchange", 0), 0U) << d.design;
+}
+
 }  // namespace
 }  // namespace ccsched
