@@ -114,5 +114,24 @@ TEST(ExchangeDesigns, StarExchangesOnHypercubes) {
     EXPECT_NE(d.design.rfind("star exchange", 0), 0U) << d.design;
 }
 
+TEST(ExchangeDesigns, LatticeExchangeOnTorus32) {
+  // The lattice exchange (engines/reduce/lattice.cpp): clusters of 16 on staircases, 2
+  // steps in, three stars among the 64 leaders, 2 steps out; every phase invariant under
+  // the leaders' lattice, so it is one step per phase by construction: 7 all-port and with
+  // 4 ports (it needs 4: a leader's first broadcast step and a centre's second send 3 and
+  // 4 transfers). Not offered with 3 ports nor off torus:32x32.
+  for (std::optional<int> ports : {std::optional<int>(), std::optional<int>(4)}) {
+    EXPECT_EQ(best_of(verified_designs("torus:32x32", CollectiveKind::ALLREDUCE, ports),
+                      "lattice exchange"),
+              7);
+  }
+  EXPECT_EQ(best_of(verified_designs("torus:32x32", CollectiveKind::ALLREDUCE, 3),
+                    "lattice exchange"),
+            0);
+  EXPECT_EQ(best_of(verified_designs("torus:16x16", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "lattice exchange"),
+            0);
+}
+
 }  // namespace
 }  // namespace ccsched
