@@ -79,5 +79,59 @@ TEST(ExchangeDesigns, ContentionFreeRoundsTakeOneStepEach) {
   EXPECT_LE(best_of(d, "clustered exchange"), 11);
 }
 
+TEST(ExchangeDesigns, StarExchangesOnHypercubes) {
+  // The star exchanges (engines/reduce/cube.cpp): every step a set of vectors with
+  // disjoint supports, each a wormhole path in e-cube order, so every step is
+  // channel-disjoint by construction and the steps are the stars: hypercube:3 2
+  // ({0,e1,e2,e3} + {0,111}), :4 3, :5 3, :6 4, :8 5, :10 5 all-port (recursive doubling
+  // n). With 3 ports the stars of the 10-dimensional block (7 vectors) do not fit: :10 then
+  // splits into 5 + 5 dimensions, 6 steps. One port: no star beats recursive doubling, the
+  // design is not offered.
+  const std::map<std::string, int> all_port = {{"hypercube:3", 2}, {"hypercube:4", 3},
+                                               {"hypercube:5", 3}, {"hypercube:6", 4},
+                                               {"hypercube:8", 5}, {"hypercube:10", 5}};
+  for (const auto& [net, steps] : all_port) {
+    EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::ALLREDUCE, std::nullopt),
+                      "star exchange"),
+              steps)
+        << net;
+  }
+  EXPECT_EQ(best_of(verified_designs("hypercube:10", CollectiveKind::ALLREDUCE, 3),
+                    "star exchange"),
+            6);
+  EXPECT_EQ(best_of(verified_designs("hypercube:5", CollectiveKind::ALLREDUCE, 3),
+                    "star exchange"),
+            3);
+  EXPECT_EQ(best_of(verified_designs("hypercube:6", CollectiveKind::ALLREDUCE, 1),
+                    "star exchange"),
+            0);
+  // A faulty hypercube keeps its name but loses channels: the design steps aside.
+  Problem p = make_reduction_problem("hypercube:4", CollectiveKind::ALLREDUCE, std::nullopt);
+  const std::vector<Channel> broken = {Channel{0, 1}};
+  p.topology = p.topology.without_channels(broken);
+  const PathSet paths(p.topology, p.model);
+  for (const auto& d : reduction_designs(p, paths))
+    EXPECT_NE(d.design.rfind("star exchange", 0), 0U) << d.design;
+}
+
+TEST(ExchangeDesigns, LatticeExchangeOnTorus32) {
+  // The lattice exchange (engines/reduce/lattice.cpp): clusters of 16 on staircases, 2
+  // steps in, three stars among the 64 leaders, 2 steps out; every phase invariant under
+  // the leaders' lattice, so it is one step per phase by construction: 7 all-port and with
+  // 4 ports (it needs 4: a leader's first broadcast step and a centre's second send 3 and
+  // 4 transfers). Not offered with 3 ports nor off torus:32x32.
+  for (std::optional<int> ports : {std::optional<int>(), std::optional<int>(4)}) {
+    EXPECT_EQ(best_of(verified_designs("torus:32x32", CollectiveKind::ALLREDUCE, ports),
+                      "lattice exchange"),
+              7);
+  }
+  EXPECT_EQ(best_of(verified_designs("torus:32x32", CollectiveKind::ALLREDUCE, 3),
+                    "lattice exchange"),
+            0);
+  EXPECT_EQ(best_of(verified_designs("torus:16x16", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "lattice exchange"),
+            0);
+}
+
 }  // namespace
 }  // namespace ccsched

@@ -300,6 +300,8 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
   auto keep = [&](std::optional<Schedule> s, const std::string& name) {
     if (s) out.push_back({name, std::move(*s)});
   };
+  add_cube_designs(p, out);
+  add_lattice_designs(p, out);
   const int n = static_cast<int>(c.senders.size());
   bool wrap = false;
   const std::vector<int> sides = grid_sides(p, wrap);

@@ -60,5 +60,9 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
                           std::vector<ReductionCandidate>& out);
 void add_prefix_designs(const Problem& p, const PathSet& paths,
                         std::vector<ReductionCandidate>& out);
+// The star exchanges for ALLREDUCE on a hypercube (cube.cpp), appended to `out`.
+void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// The lattice exchange for ALLREDUCE on torus:32x32 (lattice.cpp), appended to `out`.
+void add_lattice_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
 }  // namespace ccsched::reduce_detail

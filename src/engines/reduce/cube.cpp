@@ -1,0 +1,162 @@
+// Star exchanges for ALLREDUCE on hypercubes (docs/ENGINES.md, "Reductions: star exchanges
+// on hypercubes"). Recursive doubling uses one dimension per step; here a step uses several
+// at once, every node receiving from several partners over wormhole paths.
+//
+// Step t is a set D_t of nonzero vectors of Z_2^n with pairwise disjoint supports: every
+// node x receives, for each v in D_t, the accumulator of x XOR v, over the path that flips
+// the bits of v from the lowest up (e-cube order). For one v the transfers x XOR v -> x
+// of all x use each channel of a dimension in supp(v) once (the hop across dimension i
+// leaves node y only for the sender y XOR (bits of v below i)), and the supports are
+// disjoint, so the whole step is channel-disjoint: one step, |D_t| sends and receives a
+// node. Node x's accumulator after step t is x + A_t with A_t = A_{t-1} + ({0} u D_t); the
+// receptions are disjoint, as R2 asks, exactly when this sum is direct, and the schedule
+// is an all-reduce when A_T is all of Z_2^n. So a schedule is a factorisation
+//   Z_2^n = ({0} u D_1) (+) ... (+) ({0} u D_T)
+// into "stars". By the Fourier criterion of tilings (A (+) B = G iff |A||B| = |G| and for
+// every nonzero character one factor sums to zero) a star {0} u D kills the character
+// u -> (-1)^{u.x} iff exactly (|D| + 1) / 2 of the v in D have u.v odd. A unit vector u
+// meets one support only, so only stars with |D| = 1 kill it: with T = 4 on n = 10 the
+// sizes (2, 8, 8, 8) are the only ones with such a star, and it must be the all-ones
+// vector, which leaves the weight-2 vectors to stars of 8, which kill none of them. So
+// the star exchanges take at least 5 steps on hypercube:10 (the reduce-information bound
+// is 3); the table below reaches 5.
+//
+// The factorisations were found by a randomised greedy search over stars (each tested by
+// the Fourier criterion) and are checked again here (`is_tiling`) and by the tests:
+//   n = 1: {1}                                   1 step
+//   n = 3: {1,2,4} {7}                           2 steps ({0,e1,e2,e3} (+) {0,111})
+//   n = 5: {2,4,8} {1,14,16} {31}                3 steps
+//   n = 10: {4,8,32,64,128,257,530} {1023} {154,353,516} {76,275,672} {3,24,288}   5 steps
+// Other n split into these blocks on disjoint coordinates (concatenated factorisations of
+// Z_2^a and Z_2^b factor Z_2^{a+b}), the fewest steps first (a dynamic programme), only
+// blocks whose stars fit the ports.
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "ccsched/engines/reduction.hpp"
+#include "ccsched/topology/generators.hpp"
+#include "rounds.hpp"
+
+namespace ccsched::reduce_detail {
+namespace {
+
+using Star = std::vector<unsigned>;  // D_t: vectors with disjoint supports
+
+struct Block {
+  int dims;
+  std::vector<Star> stars;
+};
+
+const std::vector<Block>& blocks() {
+  static const std::vector<Block> table = {
+      {1, {{1}}},
+      {3, {{1, 2, 4}, {7}}},
+      {5, {{2, 4, 8}, {1, 14, 16}, {31}}},
+      {10, {{4, 8, 32, 64, 128, 257, 530}, {1023}, {154, 353, 516}, {76, 275, 672}, {3, 24, 288}}},
+  };
+  return table;
+}
+
+// True when the stars' sum is direct and covers Z_2^n.
+bool is_tiling(int n, const std::vector<Star>& stars) {
+  std::vector<char> in(std::size_t{1} << n, 0);
+  std::vector<unsigned> sum{0};
+  in[0] = 1;
+  for (const Star& d : stars) {
+    const std::size_t before = sum.size();
+    for (const unsigned v : d)
+      for (std::size_t i = 0; i < before; ++i) {
+        const unsigned x = sum[i] ^ v;
+        if (x >= in.size() || in[x] != 0) return false;
+        in[x] = 1;
+        sum.push_back(x);
+      }
+  }
+  return sum.size() == in.size();
+}
+
+// The fewest stars for Z_2^n from the blocks whose stars have at most `ports` vectors, or
+// empty when none split n (n >= 1).
+std::vector<Star> factorisation(int n, int ports) {
+  std::vector<const Block*> usable;
+  for (const Block& b : blocks()) {
+    std::size_t widest = 0;
+    for (const Star& s : b.stars) widest = std::max(widest, s.size());
+    if (static_cast<int>(widest) <= ports) usable.push_back(&b);
+  }
+  // best[m]: fewest steps for m dimensions, and the last block used.
+  std::vector<int> best(n + 1, -1);
+  std::vector<const Block*> last(n + 1, nullptr);
+  best[0] = 0;
+  for (int m = 1; m <= n; ++m)
+    for (const Block* b : usable)
+      if (b->dims <= m && best[m - b->dims] >= 0) {
+        const int steps = best[m - b->dims] + static_cast<int>(b->stars.size());
+        if (best[m] < 0 || steps < best[m]) {
+          best[m] = steps;
+          last[m] = b;
+        }
+      }
+  std::vector<Star> out;
+  for (int m = n; m > 0; m -= last[m]->dims) {
+    const int shift = m - last[m]->dims;
+    for (const Star& s : last[m]->stars) {
+      Star moved;
+      for (const unsigned v : s) moved.push_back(v << shift);
+      out.push_back(std::move(moved));
+    }
+  }
+  return out;
+}
+
+std::optional<Schedule> star_exchange(const Problem& p, int n) {
+  const int ports = std::min(effective_ports(p), n);
+  const std::vector<Star> stars = factorisation(n, ports);
+  if (static_cast<int>(stars.size()) >= n || !is_tiling(n, stars)) return std::nullopt;
+  const std::vector<int> blocks = all_blocks(p.collective);
+  const int nodes = 1 << n;
+  std::vector<Transfer> out;
+  for (std::size_t t = 0; t < stars.size(); ++t)
+    for (int x = 0; x < nodes; ++x)
+      for (const unsigned v : stars[t]) {
+        std::vector<NodeId> path{static_cast<NodeId>(x ^ static_cast<int>(v))};
+        for (int bit = 0; bit < n; ++bit)
+          if ((v >> bit) & 1U) {
+            const NodeId next = path.back() ^ (NodeId{1} << bit);
+            if (!p.topology.has_channel(path.back(), next)) return std::nullopt;  // a fault
+            path.push_back(next);
+          }
+        std::vector<Hop> hops;
+        add_hops(hops, p, path.front(), path.back(), blocks, ReductionSend::acc,
+                 ReductionRecv::reduce);
+        for (const Hop& h : hops) {
+          Transfer tr;
+          tr.step = static_cast<Step>(t + 1);
+          tr.path = path;
+          tr.blocks = h.blocks;
+          tr.send = h.send;
+          tr.recv = h.recv;
+          out.push_back(std::move(tr));
+        }
+      }
+  return assemble_schedule(p, std::move(out), "", 0);
+}
+
+}  // namespace
+
+void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
+      (c.blocks != 1 && !p.model.combining) || p.model.switching != Switching::wormhole)
+    return;
+  const auto family = family_of(p.topology);
+  if (!family || family->name != "hypercube") return;
+  const int n = static_cast<int>(family->sides.size());
+  if (n < 2 || n > 24 || p.topology.node_count() != (1 << n) ||
+      static_cast<long long>(c.senders.size()) != p.topology.node_count())
+    return;
+  if (auto s = star_exchange(p, n)) out.push_back({"star exchange (hypercube)", std::move(*s)});
+}
+
+}  // namespace ccsched::reduce_detail
