@@ -129,6 +129,7 @@ std::optional<std::vector<Transfer>> list_schedule(const Problem& p, const PathS
   out.reserve(n);
   std::vector<const Path*> chosen;
   int placed_total = 0, idle = 0;
+  std::int64_t looked = 0;  // groups looked at: a step of a million groups takes a while
   auto is_free = [&](const Path& path) {
     return std::none_of(path.channels.begin(), path.channels.end(),
                         [&](ChannelId c) { return used[c] != 0; });
@@ -152,6 +153,7 @@ std::optional<std::vector<Transfer>> list_schedule(const Problem& p, const PathS
         std::vector<int>& left = first ? kept : late;
         first = false;
         for (int g : batch) {
+          if ((++looked & 4095) == 0 && budget.expired()) return std::nullopt;
           if (earliest[g] > step) {
             left.push_back(g);
             continue;
