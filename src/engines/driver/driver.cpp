@@ -33,6 +33,7 @@ void walk(Search& s, Claims& claims, double limit) {
       descend(s, claims, table.subspan(i, end - i));
     } else if (table[i].applies(s)) {
       const Budget budget = row_budget(s, table[i]);
+      announce(s, table[i]);
       absorb(claims, table[i].run(s, budget, 0), budget);
     }
     i = end;

@@ -16,9 +16,7 @@ Budget row_budget(const Search& s, const Strategy& row) {
   return row.work ? capped.with_work(s.params.*row.work) : capped;
 }
 
-// Progress (when asked for): the row that starts, with the best so far. A row with a
-// search of its own goes on to report its step counts and conflicts.
-void announce(const Search& s, const Strategy& row, int target = 0) {
+void announce(const Search& s, const Strategy& row, int target) {
   const auto& progress = s.request.options.progress;
   if (!progress) return;
   ProgressInfo p;

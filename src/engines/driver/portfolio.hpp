@@ -10,6 +10,9 @@ namespace ccsched::driver {
 Budget row_budget(const Search& s, const Strategy& row);
 // Hands what a row found to Claims, and notes a cut by the clock.
 void absorb(Claims& claims, Attempt a, const Budget& used);
+// Progress (when asked for): the row that starts, its target steps (0: none) and the best
+// so far. A row with a search of its own goes on to report its steps and conflicts.
+void announce(const Search& s, const Strategy& row, int target = 0);
 // The parallel rows that apply, at once on DriverParams::threads, each thread with its own
 // path cache; merged in table order. Exceptions are rethrown in table order.
 void run_parallel(Search& s, Claims& claims, std::span<const Strategy> rows);
