@@ -219,8 +219,14 @@ void run_cost(const CostOptions& o) {
                format_us(cost.total_seconds));
     return;
   }
-  fmt::print("  t0 = {} us, t1 = {:.6g} us/B, {}m = {} B per message{}\n", format_us(model.t0),
-             model.t1 * 1e6, th_text, bytes,
+  // An all-gather of B blocks: --bytes is each processor's vector, M/B per message.
+  const int blocks = s.collective.kind == CollectiveKind::AAB ? s.collective.blocks : 1;
+  const std::string per_message =
+      blocks > 1 ? fmt::format("{} B per processor's vector in {} blocks, {} B per message",
+                               bytes, blocks, bytes / blocks)
+                 : fmt::format("{} B per message", bytes);
+  fmt::print("  t0 = {} us, t1 = {:.6g} us/B, {}m = {}{}\n", format_us(model.t0),
+             model.t1 * 1e6, th_text, per_message,
              s.model.combining ? " (combined transfers carry the sum)" : "");
   fmt::print("{:>6}  {:>9}  {:>12}  {:>14}\n", "step", "transfers", "longest (B)", "time (us)");
   for (const StepCost& c : cost.steps)

@@ -84,6 +84,17 @@ TEST_F(CostCli, TextOutputAndBandwidthUnit) {
   EXPECT_EQ(r.err, "");
 }
 
+// An all-gather of B blocks: --bytes is each processor's vector, M/B bytes per message.
+TEST_F(CostCli, BlockedAllGatherHeader) {
+  const std::string file = (dir_ / "ag.json").string();
+  ASSERT_EQ(run_line("solve ring:4 --cc AAB --blocks 2 --quiet -o " + file).status, 0);
+  const CliRun r = run_line("cost " + file + " --t0 1us --t1 1ns --bytes 1024");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("m = 1024 B per processor's vector in 2 blocks, 512 B per message"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(CostCli, Errors) {
   const auto file = write("s.json", kRing4Scatter);
   expect_refused("cost " + file + " --t0 1xs --t1 0.5ns --bytes 1024", "--t0");
