@@ -50,6 +50,11 @@ struct DriverParams {
   double greedy_time_share = 0.3;   // greedy racing a design
   double last_resort_share = 0.05;  // greedy past the limit when nothing answered in it
   double window_time_share = 0.3;   // the window search on a scatter
+  // The check of the schedule kept (verify_schedule) comes after the rows: they end this
+  // many seconds per transfer the collective needs before the limit, at most
+  // check_reserve_share of it (a million-transfer reduction took 1.5-2.7 s to check).
+  double check_seconds_per_transfer = 2e-6;
+  double check_reserve_share = 0.3;
   double exact_reduction_time_share = 0.6;  // the exact reduction search before the duals
   // Sizes.
   std::size_t relay_shop_messages = 30000;  // from here the relay shop answers scatters alone

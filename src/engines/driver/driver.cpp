@@ -53,6 +53,26 @@ void walk(Search& s, Claims& claims, double limit) {
 }  // namespace
 }  // namespace driver
 
+namespace {
+
+// Seconds kept back from the rows for checking the schedule they leave: the transfers the
+// collective needs at least (a reduction: every sender's blocks; messages: every delivery)
+// at DriverParams::check_seconds_per_transfer, at most check_reserve_share of the limit.
+double check_reserve(const Problem& problem, const DriverParams& params, double limit) {
+  if (limit >= 1e17) return 0.0;
+  const Collective& c = problem.collective;
+  double transfers = 0.0;
+  if (is_reduction(c)) {
+    transfers = static_cast<double>(c.senders.size()) * c.blocks;
+  } else {
+    for (const auto& m : c.messages) transfers += static_cast<double>(m.targets.size());
+  }
+  return std::min(params.check_reserve_share * limit,
+                  transfers * params.check_seconds_per_transfer);
+}
+
+}  // namespace
+
 double effective_time_limit(const Problem& problem, const SolveRequest& request) {
   if (request.time_limit > 0) return request.time_limit;
   return problem.topology.processor_count() > request.params.large_network_processors
@@ -67,7 +87,7 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
                       "--combining");
   const auto start = Budget::Clock::now();
   const double limit = effective_time_limit(problem, request);
-  const Budget budget(limit, request.interrupt);
+  const Budget budget(limit - check_reserve(problem, request.params, limit), request.interrupt);
   const PathSet paths(problem.topology, problem.model, driver::path_limits(request, limit, start));
   driver::Claims claims = driver::initial_claims(problem, paths, request, limit);
   driver::Search search(problem, paths, request, claims, budget,

@@ -58,12 +58,16 @@ std::optional<std::vector<Transfer>> list_schedule(const Problem& p, const PathS
                                                    Priority priority, const Budget& budget) {
   const int n = static_cast<int>(tasks.size());
   const int ports = effective_ports(p);
+  // A million tasks take seconds to set up: none of it once the budget is spent, and the
+  // loops below look at it every 4,096 tasks.
+  if (budget.expired()) return std::nullopt;
   // Groups: tasks[i].group ids renumbered 0..G-1 in order of first appearance.
   std::vector<int> group_of(n);
   std::vector<std::vector<int>> members;
   {
     std::map<int, int> ids;
     for (int t = 0; t < n; ++t) {
+      if ((t & 4095) == 0 && budget.expired()) return std::nullopt;
       const int key = tasks[t].group >= 0 ? tasks[t].group : -1 - t;
       auto [it, fresh] = ids.try_emplace(key, static_cast<int>(members.size()));
       if (fresh) members.emplace_back();
@@ -75,6 +79,7 @@ std::optional<std::vector<Transfer>> list_schedule(const Problem& p, const PathS
   std::vector<std::vector<std::pair<int, bool>>> succ(G);  // (group, strict)
   std::vector<int> waiting(G, 0);
   for (int t = 0; t < n; ++t) {
+    if ((t & 4095) == 0 && budget.expired()) return std::nullopt;
     const int g = group_of[t];
     for (int q : tasks[t].strict) {
       if (group_of[q] == g) return std::nullopt;  // must precede a task of its own step
@@ -469,6 +474,7 @@ std::optional<Schedule> schedule_tasks(const Problem& p, const PathSet& paths,
                                        std::string& which) {
   std::optional<Schedule> best;
   for (Priority pr : {Priority::critical_path, Priority::block_order}) {
+    if (budget.expired()) break;
     auto transfers = list_schedule(p, paths, tasks, pr, budget);
     if (!transfers) continue;
     Schedule s = assemble_schedule(p, std::move(*transfers), "", 0);
