@@ -95,8 +95,8 @@ TEST(PipelinedDesigns, DriverProvesRingOfEightBlocksOnePort) {
 }
 
 // Pipelined SCAN: two blocks of ring:8 under one port overlap (8 steps; one block takes
-// 4, the chain 7), and the interval search mixes them into 6 (the target of issue 21's
-// several-blocks list; the bound is 4, docs/ENGINES.md "Several blocks").
+// 4, the chain 7), and the interval search mixes them into 6 (the target docs/BENCHMARKS.md
+// "Several blocks and message sizes" lists; the bound is 4, docs/ENGINES.md "Several blocks").
 TEST(PipelinedDesigns, TwoBlockScanOnRingOfEightOverlaps) {
   const Problem p = make_reduction_problem("ring:8", CollectiveKind::SCAN, 1, 2);
   const int steps = best_steps(p, "pipelined");

@@ -445,6 +445,22 @@ bool one_channel_per_class(const Topology& t, const std::vector<int>& cls, int c
   return true;
 }
 
+// The translation and channel classes the lockstep designs move one template with, or
+// nothing when the network has no translation or two channels of one class leave a node.
+struct Lockstep {
+  std::function<NodeId(NodeId, NodeId)> tr;
+  std::vector<int> cls;
+  int classes = 0;
+};
+std::optional<Lockstep> lockstep_classes(const Topology& t) {
+  Lockstep l;
+  l.tr = translation(t);
+  if (!l.tr) return std::nullopt;
+  l.cls = channel_classes(t, l.tr, l.classes);
+  if (!one_channel_per_class(t, l.cls, l.classes)) return std::nullopt;
+  return l;
+}
+
 struct Setting {
   std::vector<char> is_sender, is_receiver;
   std::vector<NodeId> roots;  // per block
@@ -566,12 +582,12 @@ std::optional<Schedule> translated_lockstep(const Problem& p, const Budget& budg
     return std::nullopt;
   if (static_cast<int>(c.senders.size()) != n || c.senders != c.receivers || c.blocks % n != 0)
     return std::nullopt;
-  const auto tr = translation(t);
-  if (!tr) return std::nullopt;
-  int classes = 0;
-  const std::vector<int> cls = channel_classes(t, tr, classes);
   // Two channels of one class out of a node (a torus side of 2) would break the argument.
-  if (!one_channel_per_class(t, cls, classes)) return std::nullopt;
+  const auto lockstep = lockstep_classes(t);
+  if (!lockstep) return std::nullopt;
+  const auto& tr = lockstep->tr;
+  const auto& cls = lockstep->cls;
+  const int classes = lockstep->classes;
   const int ports = effective_ports(p);
   const Setting s = setting_of(p);
   struct Template {
@@ -1075,11 +1091,11 @@ std::optional<Schedule> gather_lockstep(const Problem& p, const GatherLayout& l,
   const int n = t.node_count();
   const int B = p.collective.blocks;
   if (static_cast<int>(l.procs.size()) != n) return std::nullopt;
-  const auto tr = translation(t);
-  if (!tr) return std::nullopt;
-  int classes = 0;
-  const std::vector<int> cls = channel_classes(t, tr, classes);
-  if (!one_channel_per_class(t, cls, classes)) return std::nullopt;
+  const auto lockstep = lockstep_classes(t);
+  if (!lockstep) return std::nullopt;
+  const auto& tr = lockstep->tr;
+  const auto& cls = lockstep->cls;
+  const int classes = lockstep->classes;
   const int ports = effective_ports(p);
   struct Template {
     std::vector<TreeEdge> edges;  // channel: of the tree from 0
