@@ -133,5 +133,23 @@ TEST(ExchangeDesigns, LatticeExchangeOnTorus32) {
             0);
 }
 
+TEST(ExchangeDesigns, PinwheelExchangeOnMesh32) {
+  // The pinwheel exchange (engines/reduce/pinwheel.cpp): 16 blocks of 8x8 reduced into
+  // their leaders in 3 steps (T-tetromino tilings), two radix-4 leaders' rounds, 3 steps
+  // back: 8 steps all-port when every phase fits one step each, as the search finds it.
+  // Not offered with 3 ports (a broadcast node sends 4), nor on the torus or other sides.
+  for (std::optional<int> ports : {std::optional<int>(), std::optional<int>(4)}) {
+    EXPECT_EQ(best_of(verified_designs("mesh:32x32", CollectiveKind::ALLREDUCE, ports),
+                      "pinwheel exchange"),
+              8);
+  }
+  EXPECT_EQ(best_of(verified_designs("mesh:32x32", CollectiveKind::ALLREDUCE, 3),
+                    "pinwheel exchange"),
+            0);
+  EXPECT_EQ(best_of(verified_designs("mesh:16x16", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "pinwheel exchange"),
+            0);
+}
+
 }  // namespace
 }  // namespace ccsched

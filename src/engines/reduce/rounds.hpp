@@ -64,5 +64,7 @@ void add_prefix_designs(const Problem& p, const PathSet& paths,
 void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 // The lattice exchange for ALLREDUCE on torus:32x32 (lattice.cpp), appended to `out`.
 void add_lattice_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// The pinwheel exchange for ALLREDUCE on mesh:32x32 (pinwheel.cpp), appended to `out`.
+void add_pinwheel_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
 }  // namespace ccsched::reduce_detail
