@@ -23,7 +23,7 @@
 //     would be room for 25), and in step 3 every centre informs its three arms one hop
 //     each, which are distinct channels. Paths between two cells of a block stay in it, so
 //     the blocks never meet.
-// 3 + 2 + 3 = 8 steps all-port (reduce-information bound 5; the composition of a gather
+// 3 + 2 + 3 = 8 steps all-port (reduce-cut bound 6, docs/BOUNDS.md; the composition of a gather
 // and a broadcast: 10). Needs 4 ports (a broadcast node sends up to 4 transfers a step).
 #include <algorithm>
 #include <array>
