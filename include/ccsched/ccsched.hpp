@@ -66,7 +66,7 @@ struct SolveOptions {
   // --- the search ---
   std::string engine = "auto";  // auto | sat | greedy | umda | hgsa
   std::optional<int> steps;     // answer for exactly this step count
-  double time_limit = 0.0;      // seconds; 0: the default (none up to 256 processors, 45 s above)
+  double time_limit = 0.0;      // seconds; 0: the default (300 s up to 256 processors, 45 s above)
   double relay_time_limit = 60.0;
   std::uint64_t seed = 1;
   // Set to true from another thread (a signal handler, a watcher) to stop the search; the

@@ -405,7 +405,7 @@ void run_solve(const SolveOptions& o) {
   SolveRequest request;
   request.engine = o.engine;
   if (o.steps > 0) request.steps = o.steps;
-  // 0: the library's default (DriverParams: 45 s above 256 processors, none below). The
+  // 0: the library's default (DriverParams: 45 s above 256 processors, 300 s up to 256). The
   // search gets 95 % of the limit: the rest is for verifying and writing the schedule
   // (a million transfers take seconds), so that the whole command ends within the limit
   // plus its allowed slack (docs/RELIABILITY.md, "Time limits and Ctrl-C").
@@ -549,8 +549,9 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "answer for exactly this step count T")
       ->check(integer_check(1, kMaxInt));
   cmd->add_option("--time-limit", options->time_limit,
-                  "seconds; the best schedule so far is returned (default: no limit up to 256 "
-                  "processors, 45 s above, so that large networks answer within a minute)")
+                  "seconds; the best schedule so far is returned (default: 45 s above 256 "
+                  "processors, so that large networks answer within a minute, and 300 s up to "
+                  "256, an outer cap the work allowances rarely reach)")
       ->check(seconds_check(false));
   cmd->add_option("--relay-time-limit", options->relay_time_limit,
                   "scatters: seconds for the search with relays after the direct one (0: skip it; "

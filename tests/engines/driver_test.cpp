@@ -188,5 +188,19 @@ TEST(Limits, HeawoodWithinTwentySecondsIsProvenOptimal) {
       << limited.schedule->steps;
 }
 
+// The default limit comes from the library, by the network's size: large networks answer
+// within a minute; small ones have an outer cap, so that no run without --time-limit goes
+// on for hours (Kautz(2,6) AAB's 5.8-million-clause encodings did, docs/ENGINES.md "Budgets").
+TEST(Limits, DefaultLimitFollowsTheNetworksSize) {
+  SolveRequest request;
+  const Problem small = make_problem({"kautz:2,6", K::AAB, {}, {}, kWh, 0, 0, 0, false, "", ""});
+  const Problem large = make_problem({"torus:32x32", K::OAB, {}, {}, kWh, 0, 0, 0, false, "", ""});
+  EXPECT_EQ(effective_time_limit(small, request), request.params.small_network_seconds);
+  EXPECT_EQ(effective_time_limit(large, request), request.params.large_network_seconds);
+  EXPECT_LT(request.params.small_network_seconds, 3600.0);
+  request.time_limit = 7.0;
+  EXPECT_EQ(effective_time_limit(small, request), 7.0);
+}
+
 }  // namespace
 }  // namespace ccsched

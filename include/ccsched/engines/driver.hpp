@@ -33,11 +33,13 @@ namespace ccsched {
 // Every threshold, share and work allowance of the driver's strategies, in one place; each
 // is documented with its reason in docs/ENGINES.md, "Driver parameters".
 struct DriverParams {
-  // Time: the default limit when the caller gives none (0): none up to this many
-  // processors, `large_network_seconds` above, so that large networks answer within a
-  // minute.
+  // Time: the default limit when the caller gives none (0): `small_network_seconds` up to
+  // this many processors, `large_network_seconds` above, so that large networks answer
+  // within a minute. The small networks' limit is only an outer cap: their searches stop
+  // by their work allowances far sooner, except on encodings of millions of clauses.
   int large_network_processors = 256;
   double large_network_seconds = 45.0;
+  double small_network_seconds = 300.0;
   // Lower bounds may take at most this share of the limit (direct-delivery scatters run
   // the bounds twice, each with half of it).
   double bounds_share = 0.5;
@@ -61,6 +63,7 @@ struct DriverParams {
   std::size_t symmetric_messages = 50000;   // past this the symmetry search is skipped
   double near_floor = 0.05;       // a design this close to the floor stands on large problems
   double relay_encoding_bytes = 2e9;  // cap on the relay encoding's memory
+  double symmetric_encoding_bytes = 5e8;  // cap on each symmetric encoding's estimate
   int composition_processors = 512;   // several-block ALLREDUCE: no composition above
   int scan_dual_processors = 256;     // SCAN: the dual's bounds without its search above
   // Work allowances (deterministic; docs/ENGINES.md, "Budgets").
@@ -78,7 +81,7 @@ struct DriverParams {
 struct SolveRequest {
   std::string engine = "auto";    // auto | sat | greedy | umda | hgsa | mboa
   std::optional<int> steps;       // answer for this T alone
-  // Seconds; 0: the library's default (DriverParams: none up to 256 processors, 45 s
+  // Seconds; 0: the library's default (DriverParams: 300 s up to 256 processors, 45 s
   // above). Only a cap: the work allowances decide where searches stop.
   double time_limit = 0.0;
   // Wormhole scatters: seconds the relay search (driver.hpp, top) may take at most, within

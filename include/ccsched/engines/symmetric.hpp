@@ -36,10 +36,11 @@ std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, cons
 
 // A schedule of at most `steps` steps invariant under <sigma>, for each sigma in turn with
 // an equal share of the budget. An encoding estimated above `max_bytes` (0: no limit) is
-// not built (unknown, "over --max-memory").
+// not built (unknown, "over --max-memory"). `progress`, if set, hears after each slice of
+// conflicts.
 EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
                                 const std::vector<std::vector<NodeId>>& symmetries, int steps,
                                 const Budget& budget, std::uint64_t seed,
-                                double max_bytes = 0);
+                                double max_bytes = 0, const ProgressFn& progress = {});
 
 }  // namespace ccsched

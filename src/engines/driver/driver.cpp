@@ -77,7 +77,7 @@ double effective_time_limit(const Problem& problem, const SolveRequest& request)
   if (request.time_limit > 0) return request.time_limit;
   return problem.topology.processor_count() > request.params.large_network_processors
              ? request.params.large_network_seconds
-             : 1e18;
+             : request.params.small_network_seconds;
 }
 
 SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) {

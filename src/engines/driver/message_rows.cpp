@@ -29,6 +29,17 @@ bool evolutionary(const std::string& engine) {
   return engine == "umda" || engine == "hgsa" || engine == "mboa";
 }
 
+// The user's progress callback with the best schedule so far added to each line; empty
+// when the user asked for none.
+ProgressFn progress(const Search& s) {
+  if (!s.request.options.progress) return {};
+  return [&s, user = s.request.options.progress](const ProgressInfo& p) {
+    ProgressInfo q = p;
+    if (s.claims.best()) q.best_steps = s.claims.best_steps();
+    user(q);
+  };
+}
+
 Attempt found(std::optional<Schedule> schedule) {
   Attempt a;
   if (schedule) a.schedules.push_back({std::move(*schedule), ""});
@@ -197,6 +208,12 @@ bool symmetric_applies(const Search& s) {
   return messages(s) && s.engine == "sat" && open(s) &&
          s.problem.collective.messages.size() <= s.params.symmetric_messages;
 }
+// The memory each symmetric encoding may take: --max-memory, at most the driver's cap.
+double symmetric_bytes(const Search& s) {
+  const double cap = s.params.symmetric_encoding_bytes;
+  const double user = s.request.options.max_memory;
+  return user > 0 ? std::min(user, cap) : cap;
+}
 // Broadcasts aim at the floor and then one step more at a time; scatters only at the
 // floor, since the window search closes the steps above it quickly.
 Attempt symmetric_row(Search& s, const Budget& budget, int) {
@@ -207,8 +224,9 @@ Attempt symmetric_row(Search& s, const Budget& budget, int) {
        !s.symmetries->empty() && steps <= last && steps < s.claims.best_steps() &&
        !budget.expired();
        ++steps) {
-    EngineResult r = symmetric_schedule(s.problem, s.paths, *s.symmetries, steps, budget,
-                                        s.request.options.seed, s.request.options.max_memory);
+    EngineResult r =
+        symmetric_schedule(s.problem, s.paths, *s.symmetries, steps, budget,
+                           s.request.options.seed, symmetric_bytes(s), progress(s));
     a.seconds += r.seconds;
     if (r.status == SolveStatus::feasible) {
       a.schedules.push_back({std::move(*r.schedule), ""});
@@ -286,16 +304,8 @@ Attempt window_row(Search& s, const Budget& budget, int target) {
   const auto start = Budget::Clock::now();
   const Budget cap =
       broadcast(s) ? budget : budget.sub(s.params.window_time_share * budget.remaining());
-  // The progress line also shows the best schedule so far.
-  ProgressFn progress;
-  if (s.request.options.progress)
-    progress = [&s, user = s.request.options.progress](const ProgressInfo& p) {
-      ProgressInfo q = p;
-      if (s.claims.best()) q.best_steps = s.claims.best_steps();
-      user(q);
-    };
   auto squeezed = lns_squeeze(s.problem, s.paths, *s.claims.best(), target, cap,
-                              s.request.options.seed, progress);
+                              s.request.options.seed, progress(s));
   Attempt a = found(std::move(squeezed));
   a.decided = !a.schedules.empty();
   a.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();

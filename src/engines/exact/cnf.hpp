@@ -39,10 +39,33 @@ inline int solve_within(CaDiCaL::Solver& solver, const Budget& budget) {
 // The budget's work allowance, in conflicts, as CaDiCaL's limit on the next solve() (it
 // counts from the call): the deterministic stop (engine.hpp, Budget). Unlimited work
 // sets nothing.
-inline void limit_conflicts(CaDiCaL::Solver& solver, const Budget& budget) {
+//
+// With `reference_clauses` > 0 the allowance counts conflicts on a formula of that many
+// clauses: a conflict's propagation grows with the formula (Kautz(2,6) AAB's symmetric
+// encoding at 48 steps, 5.8 million clauses, spends about 3.5 ms a conflict where Heawood
+// AAS's 15,000 spend about 15 us), so a larger formula gets proportionally fewer conflicts,
+// and the work, not the clock, still ends it (docs/ENGINES.md, "Budgets").
+// The reference of the symmetric and fixed-tree searches: the encodings their allowances
+// were measured on (Heawood AAS, 15,000 clauses; hypercube:5 AAB) stay below it, and
+// Kautz(2,6) AAB's 5.8 million at 48 steps gets 1/116 of the conflicts.
+constexpr std::int64_t kReferenceClauses = 50'000;
+
+inline std::int64_t conflicts_for(const CaDiCaL::Solver& solver, std::int64_t work,
+                                  std::int64_t reference_clauses) {
+  const auto clauses = solver.irredundant();
+  if (reference_clauses <= 0 || clauses <= reference_clauses) return work;
+  return std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(static_cast<double>(work) *
+                                   static_cast<double>(reference_clauses) /
+                                   static_cast<double>(clauses)));
+}
+
+inline void limit_conflicts(CaDiCaL::Solver& solver, const Budget& budget,
+                            std::int64_t reference_clauses = 0) {
   if (budget.work_limited())
-    solver.limit("conflicts",
-                 static_cast<int>(std::min<std::int64_t>(budget.work(), 2'000'000'000)));
+    solver.limit("conflicts", static_cast<int>(std::min<std::int64_t>(
+                                  conflicts_for(solver, budget.work(), reference_clauses),
+                                  2'000'000'000)));
 }
 
 // A generous size estimate, in bytes, of an encoding with `variables` variables and

@@ -109,6 +109,10 @@ class SymmetricEncoder {
     solver_.set("seed", static_cast<int>(seed % 2147483647u));
   }
 
+  // The conflicts the solver was allowed so far: those it spent, except in a slice that
+  // ended with an answer or by the clock.
+  std::int64_t conflicts() const { return conflicts_; }
+
   EngineResult solve(const Budget& budget, double max_bytes) {
     const auto start = Budget::Clock::now();
     EngineResult result;
@@ -122,7 +126,10 @@ class SymmetricEncoder {
     };
     if (!built_ && !cut_) {  // the first call builds; later calls go on with the same solver
       if (max_bytes > 0 && estimated_bytes() > max_bytes) {
-        result.note = "symmetric encoding over --max-memory";
+        result.note = "symmetric encoding (about " +
+                      std::to_string(static_cast<long long>(estimated_bytes() / 1e6)) +
+                      " MB) over its memory share (" +
+                      std::to_string(static_cast<long long>(max_bytes / 1e6)) + " MB)";
         return done(SolveStatus::unknown);
       }
       if (!(is_broadcast(problem_.collective) ? encode_broadcast() : encode_scatter()))
@@ -135,7 +142,9 @@ class SymmetricEncoder {
       result.budget_exhausted = true;
       return done(SolveStatus::unknown);
     }
-    sat::limit_conflicts(solver_, budget);
+    sat::limit_conflicts(solver_, budget, sat::kReferenceClauses);
+    if (budget.work_limited())
+      conflicts_ += sat::conflicts_for(solver_, budget.work(), sat::kReferenceClauses);
     const int answer = sat::solve_within(solver_, budget);
     if (answer == 20) return done(SolveStatus::infeasible);
     if (answer != 10) {
@@ -419,6 +428,7 @@ class SymmetricEncoder {
   const int shift_;  // scatter: the j-th image moves j * shift_ steps later (mod T)
   bool built_ = false;
   bool cut_ = false;  // the budget ran out while the clauses were added
+  std::int64_t conflicts_ = 0;
   const std::uint64_t seed_;
   const std::vector<std::vector<NodeId>> power_;
   const std::vector<MessageId> image_;
@@ -473,7 +483,8 @@ std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, cons
 
 EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
                                 const std::vector<std::vector<NodeId>>& symmetries, int steps,
-                                const Budget& budget, std::uint64_t seed, double max_bytes) {
+                                const Budget& budget, std::uint64_t seed, double max_bytes,
+                                const ProgressFn& progress) {
   refuse_reductions(problem.collective, "the symmetric search", "sat-symmetric");
   EngineResult result;
   result.complete = false;
@@ -530,6 +541,8 @@ EngineResult symmetric_schedule(const Problem& problem, const PathSet& paths,
       spent += give;
       seconds += result.seconds;
       result.seconds = seconds;
+      if (progress && encoders[i] && encoders[i]->conflicts() > 0)
+        progress({"sat-symmetric", steps, encoders[i]->conflicts(), -1, seconds});
       if (result.status == SolveStatus::feasible) {
         release();
         return result;
