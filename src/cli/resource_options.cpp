@@ -102,6 +102,18 @@ void refuse_oversized_reduction(const Problem& problem) {
 void plan_resources(const Problem& problem, double limit, SolveRequest& request) {
   refuse_oversized_reduction(problem);
   request.options.max_memory = limit;
+  // The schedule itself, whatever finds it: refused at once when it cannot be held, checked
+  // and written within the limit (an all-to-all scatter on 4,096 processors has 16.8
+  // million deliveries over paths of 32 hops on average on torus:64x64).
+  if (const auto schedule = estimate_schedule(problem); schedule.bytes > limit)
+    throw Unsupported(
+        fmt::format("a schedule of {:.0f} deliveries ({} messages) on {} processors would need "
+                    "about {}, more than --max-memory {}; use a smaller network or raise "
+                    "--max-memory",
+                    schedule.pairs, problem.collective.messages.size(),
+                    problem.topology.processor_count(), format_bytes(schedule.bytes),
+                    format_bytes(limit)),
+        "--max-memory");
   const double processors = problem.topology.processor_count();
   // Under minimal wormhole routing the automatic and greedy engines find paths lazily
   // (PathSet::first_free_path) and the SAT engine estimates each encoding before building

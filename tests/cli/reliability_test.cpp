@@ -74,6 +74,27 @@ TEST_F(Reliability, SatRefusedOverMaxMemory) {
   EXPECT_NE(bad.err.find("--max-memory"), std::string::npos) << bad.err;
 }
 
+// A schedule that cannot be held, checked and written within --max-memory is refused at
+// once, before any bound or search, with one line giving its size (the path of torus:64x64
+// and hypercube:12 AAS under the default limit, docs/BENCHMARKS.md); a raised limit lets the
+// same problem through.
+TEST_F(Reliability, ScheduleTooLargeForMaxMemoryRefusedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  const CliRun r = run({"solve", "torus:16x16", "--cc", "AAS", "--max-memory", "8M", "-o",
+                        (dir_ / "s.json").string()});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("65280 deliveries"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-memory 8.0 MiB"), std::string::npos) << r.err;
+  EXPECT_LT(seconds, 5.0 * kSlow);
+  EXPECT_FALSE(fs::exists(dir_ / "s.json"));
+  const CliRun raised = run({"solve", "torus:8x8", "--cc", "AAS", "--max-memory", "64M",
+                             "--quiet", "--time-limit", std::to_string(10.0 * kSlow)});
+  EXPECT_EQ(raised.status, 0) << raised.err;
+}
+
 TEST_F(Reliability, RelayTimeLimitMustBeSeconds) {
   for (const char* command : {"solve", "faults"})
     for (const char* bad : {"-1", "x", "2s"}) {

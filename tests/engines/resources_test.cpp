@@ -148,6 +148,25 @@ TEST(PopulationEstimate, GrowsWithPopulationAndRadius) {
   EXPECT_GT(wide.bytes, small.bytes);
 }
 
+// The schedule's own memory: a delivery each, and on a closed-form network a scatter's
+// path hops (torus:8x8 AAS: from each node the distances sum to 8·16 per dimension, the
+// ring of 8 contributing 0+1+2+3+4+3+2+1 = 16 for each value of the other coordinate); a
+// broadcast has single-hop transfers, so its estimate has no hops and is below the
+// scatter's for the same deliveries.
+TEST(ScheduleEstimate, CountsDeliveriesMessagesAndScatterPaths) {
+  const Problem aas = make_problem("torus:8x8", CollectiveKind::AAS);
+  const Problem aab = make_problem("torus:8x8", CollectiveKind::AAB);
+  const auto scatter = estimate_schedule(aas);
+  const auto broadcast = estimate_schedule(aab);
+  EXPECT_EQ(scatter.pairs, 64.0 * 63.0);
+  EXPECT_EQ(broadcast.pairs, 64.0 * 63.0);
+  EXPECT_EQ(scatter.hops, 64.0 * 2.0 * 8.0 * 16.0);
+  EXPECT_EQ(broadcast.hops, 0.0);
+  EXPECT_GT(scatter.bytes, broadcast.bytes);
+  // The lazy strategy's estimate is the schedule's and no less.
+  EXPECT_GE(estimate_lazy(aas).bytes, scatter.bytes);
+}
+
 TEST(MemoryRefusal, OneLineWithAdvice) {
   ResourceEstimate e;
   e.variables = 2e9;

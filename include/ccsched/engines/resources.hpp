@@ -99,6 +99,13 @@ ResourceEstimate estimate_population(const Problem& problem, const PathCensus& c
 // built.
 ResourceEstimate estimate_lazy(const Problem& problem);
 
+// The schedule any strategy returns, held, checked by verify_schedule and written: per
+// delivery (`pairs`, as above) one transfer with the verifier's tables, per message its
+// two copies (the problem's and the schedule's), and for a wormhole scatter on a network
+// with a closed form (FamilyMetric) the nodes of each direct path (`hops`). Checked before
+// any search: a schedule that cannot be held is refused at once, whatever the engine.
+ResourceEstimate estimate_schedule(const Problem& problem);
+
 // "4.0 GiB", "512 MiB", "12 KiB".
 std::string format_bytes(double bytes);
 

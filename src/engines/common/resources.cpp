@@ -270,31 +270,56 @@ ResourceEstimate estimate_population(const Problem& problem, const PathCensus& c
   return e;
 }
 
-ResourceEstimate estimate_lazy(const Problem& problem) {
-  // About 400 bytes per transfer held, verified and written (docs/BENCHMARKS.md, "Scale");
-  // 12 bytes per node for one target's hops (int) and path counts (double).
+ResourceEstimate estimate_schedule(const Problem& problem) {
+  // Measured on the release build (docs/BENCHMARKS.md, "Beyond 1,024: all-to-all at 4,096"):
+  // a one-hop transfer with its verifier tables, a message with its target list (twice),
+  // and a node of a path (in the transfer and in the verifier's channel list).
   constexpr double kTransferBytes = 400.0;
-  constexpr double kTargetTableBytes = 12.0;
+  constexpr double kMessageBytes = 128.0;
+  constexpr double kTargetBytes = 8.0;
+  constexpr double kHopBytes = 8.0;
   const Topology& t = problem.topology;
   const Collective& c = problem.collective;
   ResourceEstimate e;
+  if (is_reduction(c)) {
+    e.pairs = static_cast<double>(c.blocks) *
+              static_cast<double>(c.senders.size() + c.receivers.size());
+    e.bytes = kTransferBytes * e.pairs;
+    return e;
+  }
+  const bool scatter = problem.model.switching == Switching::wormhole && !is_broadcast(c);
+  const auto metric = scatter ? FamilyMetric::of(t) : std::nullopt;
+  for (const auto& m : c.messages) {
+    e.pairs += static_cast<double>(m.targets.size());
+    if (!metric) continue;
+    if (m.origin < 0 || m.origin >= t.node_count()) continue;
+    for (const NodeId v : m.targets)
+      if (metric->answers_for(v)) e.hops += metric->distance(m.origin, v);
+  }
+  e.bytes = kTransferBytes * e.pairs + kMessageBytes * static_cast<double>(c.messages.size()) +
+            kTargetBytes * e.pairs + kHopBytes * e.hops;
+  return e;
+}
+
+ResourceEstimate estimate_lazy(const Problem& problem) {
+  // The schedule (estimate_schedule); 12 bytes per node for one target's hops (int) and
+  // path counts (double).
+  constexpr double kTargetTableBytes = 12.0;
+  const Topology& t = problem.topology;
+  const Collective& c = problem.collective;
+  ResourceEstimate e = estimate_schedule(problem);
   std::vector<char> reached(t.node_count(), 0);
   double distinct = 0.0;
   auto reach = [&](NodeId v) {
     if (!reached[v]) reached[v] = 1, distinct += 1.0;
   };
   if (is_reduction(c)) {
-    e.pairs = static_cast<double>(c.blocks) *
-              static_cast<double>(c.senders.size() + c.receivers.size());
     for (const NodeId v : c.senders) reach(v);
     for (const NodeId v : c.receivers) reach(v);
   } else {
-    for (const auto& m : c.messages) {
-      e.pairs += static_cast<double>(m.targets.size());
+    for (const auto& m : c.messages)
       for (const NodeId v : m.targets) reach(v);
-    }
   }
-  e.bytes = kTransferBytes * e.pairs;
   if (!FamilyMetric::of(t)) e.bytes += kTargetTableBytes * t.node_count() * distinct;
   return e;
 }

@@ -81,15 +81,22 @@ Engine& Search::engine_for_search() {
 
 // --- Designs -------------------------------------------------------------------------
 
-bool constructive_applies(const Search& s) { return messages(s); }
-Attempt constructive(Search& s, const Budget& budget, int) {
-  return found(constructive_schedule(s.problem, s.paths, budget));
-}
-
 // The designs for large networks answer for the SAT and greedy engines; the evolutionary
 // engines are run for themselves (seed 000's method) and start from greedy alone.
 bool designs_apply(const Search& s) {
   return messages(s) && (s.engine == "sat" || s.engine == "greedy");
+}
+
+bool constructive_applies(const Search& s) { return messages(s); }
+// On a large all-to-all broadcast whose gossip translation meets the reception bound, the
+// constructive designs cannot be shorter, and building their schedule beside the gossip's
+// doubles the memory of the run (DriverParams::constructive_aab_processors).
+Attempt constructive(Search& s, const Budget& budget, int) {
+  if (designs_apply(s) &&
+      s.problem.topology.processor_count() > s.params.constructive_aab_processors &&
+      gossip_meets_reception_bound(s.problem, s.request.options.seed))
+    return {};
+  return found(constructive_schedule(s.problem, s.paths, budget));
 }
 Attempt region_broadcast_row(Search& s, const Budget& budget, int) {
   return found(region_broadcast(s.problem, s.paths, s.request.options.seed, budget));
