@@ -333,17 +333,23 @@ TEST(Msccl, AllgatherOnKautz) {
     for (int j = 0; j < c.ranks; ++j) EXPECT_EQ(output(c, r, j), Label(j, 0)) << r << " " << j;
 }
 
+// `solve SPEC --cc AAB --blocks B` as a problem.
+Problem blocked_allgather(const std::string& spec, int blocks) {
+  Problem p = testing_support::make_problem(spec, CollectiveKind::AAB);
+  CollectiveRequest request;
+  request.kind = CollectiveKind::AAB;
+  request.blocks = blocks;
+  p.collective = make_collective(p.topology, request);
+  return p;
+}
+
 // Several blocks (FORMATS.md "Several blocks"): B messages per rank, message id
 // origin·B + b; the XML has P·B chunks per loop, B input and P·B output chunks per GPU,
 // and every rank ends with block b of rank j in output chunk j·B + b.
 TEST(Msccl, BlockedAllgather) {
   for (const auto& [spec, blocks] : {std::pair<const char*, int>{"hypercube:3", 2},
                                      std::pair<const char*, int>{"ring:4", 3}}) {
-    Problem p = testing_support::make_problem(spec, CollectiveKind::AAB);
-    CollectiveRequest request;
-    request.kind = CollectiveKind::AAB;
-    request.blocks = blocks;
-    p.collective = make_collective(p.topology, request);
+    const Problem p = blocked_allgather(spec, blocks);
     const SolveOutcome outcome = testing_support::solve_checked(p, {}, spec);
     ASSERT_TRUE(outcome.schedule.has_value()) << spec;
     const int ranks = p.topology.processor_count();
@@ -370,11 +376,7 @@ TEST(Msccl, BlockedAllgather) {
 
 // A blocked all-gather that lost one block's message is no MSCCL allgather.
 TEST(Msccl, BlockedAllgatherNeedsEveryBlock) {
-  Problem p = testing_support::make_problem("ring:4", CollectiveKind::AAB);
-  CollectiveRequest request;
-  request.kind = CollectiveKind::AAB;
-  request.blocks = 2;
-  p.collective = make_collective(p.topology, request);
+  const Problem p = blocked_allgather("ring:4", 2);
   const SolveOutcome outcome = testing_support::solve_checked(p, {}, "ring:4 B=2");
   ASSERT_TRUE(outcome.schedule.has_value());
   Schedule s = *outcome.schedule;
