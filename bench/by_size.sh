@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # By message size (docs/BENCHMARKS.md, "By message size"; issue item "Benchmark and
-# picture"): on each network and collective, ccsched's own schedules (one solve per block
-# count of a small set; the fastest of them at each size is "ccsched") against every
-# classical algorithm `solve --algorithm A` writes, by the linear model (`cost
-# --crossover`, t0 = 1 us, t1 = 1 ns/B, tc = 0.25 ns/B for the reductions) and by the
-# SimGrid replay (`simulate --crossover`, 1 GB/s channels, 1 us start-up), at every size
-# from 8 B to 1 GiB (doubling); one SVG per network (the four collectives as four panels,
-# drawn by `cost --plot`) into docs/pictures/, the Markdown tables on stdout and in
-# bench/results/by_size/by_size.md. Release build.
+# picture"): on each network and collective, ccsched's own schedules (for the reductions
+# one `solve --bytes M` per table size, each chosen by time; the fastest of them at each
+# size is "ccsched") against every classical algorithm `solve --algorithm A` writes, by
+# the linear model (`cost --crossover`, t0 = 1 us, t1 = 1 ns/B, tc = 0.25 ns/B for the
+# reductions) and by the SimGrid replay (`simulate --crossover`, 1 GB/s channels, 1 us
+# start-up), at every size from 8 B to 1 GiB (doubling); one SVG per network (the four
+# collectives as four panels, drawn by `cost --plot`) into docs/pictures/, the Markdown
+# tables on stdout and in bench/results/by_size/by_size.md. Release build.
 #
 #   bash bench/by_size.sh [BINARY] [TIME_LIMIT] [NETWORK...]
 #     BINARY      build/release/ccsched
@@ -57,24 +57,28 @@ processors() {
 for net in "${networks[@]}"; do
   [ "${BY_SIZE_TABLES_ONLY:-0}" = 1 ] && break
   p=$(processors "$net")
-  # Block counts of ccsched's own reductions: 1, about sqrt(p), p.
-  root_p=$(python3 -c "import math; print(2 ** round(math.log2(math.isqrt($p))))")
   for cc in "${collectives[@]}"; do
     dir=$out/$(slug "$net")/$cc
     rm -rf "$dir"
     mkdir -p "$dir"
     cd "$dir" || exit 1
     files=()
+    tc=()
+    [ "$cc" != AAB ] && tc=(--tc 0.25ns)
+    # ccsched's own reductions are chosen by time (docs/COST.md "Choosing a schedule by
+    # message size": `solve --bytes M` under the model the table uses), one solve at each
+    # of the table's sizes; `cost --crossover` then takes the fastest of them at every
+    # size. REDUCESCATTER (a block per receiver) and AAB (one message each): one solve.
     case $cc in
-      ALLREDUCE|REDUCE) counts=(1 "$root_p" "$p") ;;
-      *) counts=(0) ;;  # REDUCESCATTER: a block per receiver; AAB: one message each
+      ALLREDUCE|REDUCE) sizes=(8 1024 65536 1048576 1073741824) ;;
+      *) sizes=(0) ;;
     esac
-    for b in "${counts[@]}"; do
+    for m in "${sizes[@]}"; do
       name=own.json
       extra=()
-      if [ "$b" != 0 ]; then
-        name=own_$b.json
-        [ "$b" != 1 ] && extra=(--blocks "$b")
+      if [ "$m" != 0 ]; then
+        name=own_at_$m.json
+        extra=(--bytes "$m" "${model[@]}" "${tc[@]}")
       fi
       timeout "$cap" /usr/bin/time -f "wall %e s, peak %M KB" "$bin" solve "$net" --cc "$cc" \
         "${extra[@]}" --time-limit "$limit" -o "$name" > "${name%.json}.txt" 2>&1
@@ -97,8 +101,6 @@ for net in "${networks[@]}"; do
         echo "ccsched: error: stopped by the script after $cap s (timeout)" >> "$a.txt"
       fi
     done
-    tc=()
-    [ "$cc" != AAB ] && tc=(--tc 0.25ns)
     "$bin" cost "${files[@]}" "${model[@]}" "${tc[@]}" --crossover --from 8 --to 1GiB \
       --plot plot.svg --json > cost.json 2> cost.err
     if [ "$simulate" = 1 ] && [ "$replay_sizes" = all ]; then

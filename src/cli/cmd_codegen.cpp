@@ -161,7 +161,8 @@ void run_msccl(const MscclCliOptions& o) {
         "under t0 = {} us, t1 = {:.6g} us/B.",
         span(options.min_bytes, range.max_bytes ? std::optional(options.max_bytes) : std::nullopt),
         span(range.min_bytes, range.max_bytes),
-        is_reduction(s.collective) ? "input vector" : "message", range.baseline,
+        is_reduction(s.collective) || s.collective.blocks > 1 ? "input vector" : "message",
+        range.baseline,
         format_us(model.t0), model.t1 * 1e6);
   }
   write_output(o.output, generate_msccl_xml(s, options));

@@ -120,13 +120,22 @@ Plan plan_for(const Schedule& s, const RankMap& ranks, const std::vector<int>& o
       return {Coll::broadcast, "broadcast", 1, origin[0]};
     }
     case CollectiveKind::AAB: {
-      std::set<int> origins(origin.begin(), origin.end());
-      if (static_cast<int>(msgs.size()) != p || static_cast<int>(origins.size()) != p)
-        unsupported("MSCCL allgather needs one message from every processor");
-      for (const int o : origins)
-        if (!all_pairs_from(o))
+      // B blocks per processor (FORMATS.md "Several blocks"): B messages from each.
+      const int blocks = std::max(1, s.collective.blocks);
+      std::map<int, int> per_origin;
+      for (const int o : origin) ++per_origin[o];
+      if (static_cast<int>(msgs.size()) != p * blocks ||
+          static_cast<int>(per_origin.size()) != p ||
+          std::any_of(per_origin.begin(), per_origin.end(),
+                      [&](const auto& entry) { return entry.second != blocks; }))
+        unsupported(blocks == 1 ? std::string("MSCCL allgather needs one message from every processor")
+                                : fmt::format("MSCCL allgather needs {} messages (blocks) from "
+                                              "every processor",
+                                              blocks));
+      for (std::size_t m = 0; m < msgs.size(); ++m)
+        if (targets[m].size() != static_cast<std::size_t>(p - 1) || !all_pairs_from(origin[m]))
           unsupported("MSCCL allgather needs every message at every processor");
-      return {Coll::allgather, "allgather", p, -1};
+      return {Coll::allgather, "allgather", p * blocks, -1};
     }
     case CollectiveKind::OAS: {
       const int root = msgs.empty() ? -1 : origin[0];
@@ -493,6 +502,16 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
     for (const NodeId t : msgs[i].targets) targets.back().push_back(ranks.rank(t, "messages"));
   }
   const Plan plan = plan_for(s, ranks, origin, targets);
+  // A blocked all-gather (FORMATS.md "Several blocks"): message m is block block_of[m] of
+  // its origin's vector, in input chunk block_of[m] there and output chunk origin·B + block
+  // everywhere; for every other collective B = 1 and block_of is 0.
+  const int blocks = plan.coll == Coll::allgather ? plan.chunks_per_loop / p : 1;
+  std::vector<int> block_of(msgs.size(), 0);
+  {
+    std::map<int, int> seen;  // origin -> messages so far
+    if (blocks > 1)
+      for (std::size_t m = 0; m < msgs.size(); ++m) block_of[m] = seen[origin[m]]++;
+  }
 
   // Where a message sits at its origin and at a target (see msccl.hpp for the layouts).
   const auto at_origin = [&](int m) -> Location {
@@ -501,7 +520,7 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
       case Coll::alltoall:
         return {'i', targets[m][0]};
       default:
-        return {'i', 0};
+        return {'i', block_of[m]};
     }
   };
   const auto at_target = [&](int m) -> Location {
@@ -510,11 +529,12 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
       case Coll::scatter:
         return {'o', 0};
       default:
-        return {'o', origin[m]};
+        return {'o', origin[m] * blocks + block_of[m]};
     }
   };
-  const int in_chunks = plan.coll == Coll::scatter || plan.coll == Coll::alltoall ? p : 1;
-  const int out_chunks = plan.coll == Coll::broadcast || plan.coll == Coll::scatter ? 1 : p;
+  const int in_chunks = plan.coll == Coll::scatter || plan.coll == Coll::alltoall ? p : blocks;
+  const int out_chunks =
+      plan.coll == Coll::broadcast || plan.coll == Coll::scatter ? 1 : p * blocks;
 
   std::vector<Gpu> gpus(static_cast<std::size_t>(p));
   for (Gpu& g : gpus) {
@@ -586,7 +606,12 @@ std::string generate_msccl_xml(const Schedule& s, const MscclOptions& options) {
         if (r == plan.root) copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', 0}};
         break;
       case Coll::allgather:
-        copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', r}};
+        // B copies, at most kMaxStepsPerBlock to a thread block.
+        for (int b = 0; b < blocks; ++b) {
+          if (b % kMaxStepsPerBlock == 0) gpus[r].blocks.emplace_back();
+          gpus[r].blocks.back().ops.push_back(
+              {.type = "cpy", .src = {'i', b}, .dst = {'o', r * blocks + b}});
+        }
         break;
       case Coll::gather:
         if (r == plan.root) copy = Op{.type = "cpy", .src = {'i', 0}, .dst = {'o', r}};

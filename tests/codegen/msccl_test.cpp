@@ -333,6 +333,60 @@ TEST(Msccl, AllgatherOnKautz) {
     for (int j = 0; j < c.ranks; ++j) EXPECT_EQ(output(c, r, j), Label(j, 0)) << r << " " << j;
 }
 
+// `solve SPEC --cc AAB --blocks B` as a problem.
+Problem blocked_allgather(const std::string& spec, int blocks) {
+  Problem p = testing_support::make_problem(spec, CollectiveKind::AAB);
+  CollectiveRequest request;
+  request.kind = CollectiveKind::AAB;
+  request.blocks = blocks;
+  p.collective = make_collective(p.topology, request);
+  return p;
+}
+
+// Several blocks (FORMATS.md "Several blocks"): B messages per rank, message id
+// origin·B + b; the XML has P·B chunks per loop, B input and P·B output chunks per GPU,
+// and every rank ends with block b of rank j in output chunk j·B + b.
+TEST(Msccl, BlockedAllgather) {
+  for (const auto& [spec, blocks] : {std::pair<const char*, int>{"hypercube:3", 2},
+                                     std::pair<const char*, int>{"ring:4", 3}}) {
+    const Problem p = blocked_allgather(spec, blocks);
+    const SolveOutcome outcome = testing_support::solve_checked(p, {}, spec);
+    ASSERT_TRUE(outcome.schedule.has_value()) << spec;
+    const int ranks = p.topology.processor_count();
+    ASSERT_EQ(static_cast<int>(outcome.schedule->collective.messages.size()), ranks * blocks);
+    const std::string xml = generate_msccl_xml(*outcome.schedule);
+    const Element algo = parse(xml);
+    EXPECT_EQ(algo.attr("nchunksperloop"), ranks * blocks) << spec;
+    for (const Element& gpu : algo.children) {
+      EXPECT_EQ(gpu.attr("i_chunks"), blocks) << spec;
+      EXPECT_EQ(gpu.attr("o_chunks"), ranks * blocks) << spec;
+    }
+    for (const bool receives_first : {false, true}) {
+      const Checked c = check_and_run(xml, receives_first);
+      EXPECT_EQ(c.coll, "allgather");
+      ASSERT_EQ(c.ranks, ranks);
+      for (int r = 0; r < ranks; ++r)
+        for (int j = 0; j < ranks; ++j)
+          for (int b = 0; b < blocks; ++b)
+            EXPECT_EQ(output(c, r, j * blocks + b), Label(j, b))
+                << spec << ": rank " << r << ", block " << b << " of " << j;
+    }
+  }
+}
+
+// A blocked all-gather that lost one block's message is no MSCCL allgather.
+TEST(Msccl, BlockedAllgatherNeedsEveryBlock) {
+  const Problem p = blocked_allgather("ring:4", 2);
+  const SolveOutcome outcome = testing_support::solve_checked(p, {}, "ring:4 B=2");
+  ASSERT_TRUE(outcome.schedule.has_value());
+  Schedule s = *outcome.schedule;
+  const MessageId last = s.collective.messages.back().id;
+  s.collective.messages.pop_back();
+  for (Transfer& t : s.transfers)
+    std::erase(t.messages, last);
+  EXPECT_THROW(generate_msccl_xml(s), Unsupported);
+}
+
 TEST(Msccl, ScatterOnRing) {
   const Schedule s = solve("ring:8", CollectiveKind::OAS);
   const Checked c = check_and_run(generate_msccl_xml(s));

@@ -4,7 +4,9 @@
 //
 //   OAB -> broadcast   one chunk; the root sends from its input, everyone receives into
 //                      its output and forwards from it
-//   AAB -> allgather   chunk r of the output is rank r's input
+//   AAB -> allgather   chunk r of the output is rank r's input; with B blocks per rank
+//                      (FORMATS.md "Several blocks") output chunk r·B + b is input
+//                      chunk b of rank r
 //   OAS -> scatter     chunk j of the root's input goes to rank j's output
 //   AOG -> gather      rank r's input becomes chunk r of the root's output
 //   AAS -> alltoall    chunk j of rank i's input becomes chunk i of rank j's output
