@@ -5,16 +5,18 @@
 #   ccsched solve NET --cc CC --ports all --json -o SCHEDULE
 # under /usr/bin/time, the schedule then checked by `ccsched verify` (bench/scale.sh prints
 # the rows: steps, lower bound, gap, proven, seconds, peak MB, engine, verify).
-# Usage: bash bench/beyond.sh [BUILD_DIR] [TIME_LIMIT] [SET]
-#   SET: "curve" (torus 32x32 .. 256x256 and hypercube 10 .. 16, the five collectives),
-#        "families" (mesh:128x128 and fattree:16384, the five collectives),
+# Usage: bash bench/beyond.sh [BUILD_DIR] [TIME_LIMIT] [SET] [COLLECTIVES]
+#   SET: "curve" (torus 32x32 .. 256x256 and hypercube 10 .. 16, the collectives),
+#        "families" (mesh:128x128 and fattree:16384, the collectives),
 #        "alltoall" (torus:64x64 AAB, AAS; hypercube:12 AAS), or "NET;CC;PORTS ..." cells.
+#   COLLECTIVES: the one-block collectives of "curve" and "families" (default all five,
+#        "OAB REDUCE ALLREDUCE SCAN AOG"), e.g. "OAB REDUCE AOG".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/release}
 LIMIT=${2:-default}
 SET=${3:-curve}
-one_block="OAB REDUCE ALLREDUCE SCAN AOG"
+one_block=${4:-"OAB REDUCE ALLREDUCE SCAN AOG"}
 cells=()
 case "$SET" in
   curve)

@@ -20,7 +20,8 @@ BoundContext::BoundContext(const Problem& problem, bool direct_scatter)
       cap_out_(n_, 0),
       cap_in_(n_, 0),
       transfer_dist_(n_),
-      walk_dist_(n_) {
+      walk_dist_(n_),
+      walk_dist_to_(n_) {
   const auto& t = topology();
   const int k = problem.model.ports.value_or(kInf);
   for (const NodeId v : t.processors()) {
@@ -40,10 +41,21 @@ BoundContext::BoundContext(const Problem& problem, bool direct_scatter)
     d.walk = d.broadcast || sf_ || !direct_;
     demands_.push_back(std::move(d));
   }
+  {
+    std::vector<char> origin(n_, 0), target(n_, 0);
+    long long origins = 0, targets = 0;
+    for (const auto& d : demands_) {
+      if (!d.walk) continue;
+      if (!origin[d.origin]) origins += origin[d.origin] = 1;
+      for (const NodeId x : d.targets)
+        if (!target[x]) targets += target[x] = 1;
+    }
+    walk_by_target_ = targets < origins;
+  }
   // Every target must be reachable, else no schedule exists and no bound makes sense.
   for (const auto& d : demands_) {
     for (const NodeId target : d.targets) {
-      const bool reachable = d.walk ? walk_dist_from(d.origin)[target] != kInf
+      const bool reachable = d.walk ? walk_dist(d.origin, target) != kInf
                                     : transfer_dist_to(target)[d.origin] != kInf;
       if (!reachable)
         throw Unsupported(
@@ -113,6 +125,29 @@ const std::vector<int>& BoundContext::walk_dist_from(NodeId origin) const {
   return dist;
 }
 
+int BoundContext::walk_dist(NodeId origin, NodeId target) const {
+  if (!walk_by_target_) return walk_dist_from(origin)[target];
+  auto& dist = walk_dist_to_[target];
+  if (dist.empty()) {
+    const auto& t = topology();
+    dist.assign(n_, kInf);
+    dist[target] = 0;
+    std::vector<NodeId> queue{target};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const NodeId y = queue[head];
+      for (const ChannelId c : t.in_channels(y)) {
+        if (!walk_channel(c)) continue;
+        const NodeId x = t.channel(c).from;
+        if (dist[x] == kInf) {
+          dist[x] = dist[y] + 1;
+          queue.push_back(x);
+        }
+      }
+    }
+  }
+  return dist[origin];
+}
+
 // A breadth-first search backwards from `target` that stops at the first other processor:
 // it visits only the nodes nearer than that one, so a broadcast's targets cost O(p) in all
 // and no table per target is kept (docs/ENGINES.md, "Beyond 1,024").
@@ -147,7 +182,7 @@ int BoundContext::nearest_sender_dist(NodeId target) const {
 long long BoundContext::min_length(const Demand& d) const {
   if (!d.broadcast) {
     const NodeId target = d.targets.front();
-    return d.walk ? walk_dist_from(d.origin)[target] : transfer_dist_to(target)[d.origin];
+    return d.walk ? walk_dist(d.origin, target) : transfer_dist_to(target)[d.origin];
   }
   long long sum = 0;
   for (const NodeId target : d.targets) sum += nearest_sender_dist(target);

@@ -80,6 +80,10 @@ class BoundContext {
   const std::vector<int>& transfer_dist_to(NodeId target) const;
   // Hop counts from `origin` in the walk graph; cached.
   const std::vector<int>& walk_dist_from(NodeId origin) const;
+  // Hops from `origin` to `target` in the walk graph (kInf where none): from a table per
+  // target when the walk demands have fewer distinct targets than origins (a gather: one
+  // search from the root, where a table per origin is p² entries), else per origin.
+  int walk_dist(NodeId origin, NodeId target) const;
   // Shortest length of one transfer into t from any other processor (broadcast deliveries).
   int nearest_sender_dist(NodeId t) const;
   // Minimum channel uses of a demand (per message): scatter: the length of its shortest
@@ -95,7 +99,8 @@ class BoundContext {
   bool direct_ = false;
   std::vector<int> cap_out_, cap_in_;
   std::vector<Demand> demands_;
-  mutable std::vector<std::vector<int>> transfer_dist_, walk_dist_;
+  mutable std::vector<std::vector<int>> transfer_dist_, walk_dist_, walk_dist_to_;
+  bool walk_by_target_ = false;
   mutable std::vector<int> nearest_;
   mutable std::vector<int> seen_;  // nearest_sender_dist's scratch: kInf, or hops to the target
 };

@@ -222,10 +222,9 @@ void sf_distance_bound(const BoundContext& ctx, std::vector<LowerBound>& out) {
   int best = 0;
   NodeId from = kNoNode, to = kNoNode;
   for (const auto& d : ctx.demands()) {
-    const auto& dist = ctx.walk_dist_from(d.origin);
     for (const NodeId target : d.targets)
-      if (dist[target] != kInf && dist[target] > best) {
-        best = dist[target];
+      if (const int dist = ctx.walk_dist(d.origin, target); dist != kInf && dist > best) {
+        best = dist;
         from = d.origin;
         to = target;
       }
@@ -247,7 +246,7 @@ void sf_transfer_bound(const BoundContext& ctx, std::vector<LowerBound>& out) {
     if (d.broadcast) {
       hops += d.count * static_cast<long long>(d.targets.size());
     } else {
-      hops += d.count * ctx.walk_dist_from(d.origin)[d.targets.front()];
+      hops += d.count * ctx.walk_dist(d.origin, d.targets.front());
     }
   }
   for (const NodeId v : ctx.topology().processors()) per_step += ctx.cap_out(v);

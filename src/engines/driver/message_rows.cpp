@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ccsched/engines/constructive.hpp"
+#include "ccsched/engines/gather.hpp"
 #include "ccsched/engines/gossip.hpp"
 #include "ccsched/engines/greedy.hpp"
 #include "ccsched/engines/grid_designs.hpp"
@@ -85,6 +86,19 @@ Engine& Search::engine_for_search() {
 // engines are run for themselves (seed 000's method) and start from greedy alone.
 bool designs_apply(const Search& s) {
   return messages(s) && (s.engine == "sat" || s.engine == "greedy");
+}
+
+// Every message to one root, from distinct origins (AOG, or a CUSTOM list of that shape).
+bool gather_applies(const Search& s) {
+  const auto& ms = s.problem.collective.messages;
+  if (!designs_apply(s) || ms.empty() || ms.front().targets.size() != 1) return false;
+  const NodeId root = ms.front().targets.front();
+  return std::all_of(ms.begin(), ms.end(), [root](const Message& m) {
+    return m.targets.size() == 1 && m.targets.front() == root;
+  });
+}
+Attempt gather_row(Search& s, const Budget& budget, int) {
+  return found(gather_schedule(s.problem, budget));
 }
 
 bool constructive_applies(const Search& s) { return messages(s); }

@@ -14,6 +14,9 @@ constexpr auto kNothing = Proves::nothing;
 
 constexpr Strategy kStrategies[] = {
     // name              proves   aim  parallel applies  run  time cap  work
+    // All-to-one gathers: one message per in-channel of the root and step, in O(P) (at
+    // 16,384 processors and more nothing else answers in time).
+    {"gather", kNothing, kOnce, false, gather_applies, gather_row, nullptr, nullptr},
     // Closed-form designs, at once on the cores (they read only the problem).
     {"constructive", kNothing, kOnce, true, constructive_applies, constructive,
      &P::design_time_share, nullptr},
