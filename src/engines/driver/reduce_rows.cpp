@@ -67,7 +67,6 @@ Attempt minimal(Attempt a) {
 
 bool reduce_designs_apply(const Search& s) { return reduction(s); }
 Attempt reduce_designs_row(Search& s, const Budget& budget, int) {
-  s.owners = owners_of(s);
   Attempt a;
   for (auto& d : reduction_designs(s.problem, s.paths, budget))
     a.schedules.push_back({std::move(d.schedule), d.design});
@@ -145,6 +144,7 @@ bool scan_dual_bound_applies(const Search& s) {
          s.problem.topology.processor_count() > s.params.scan_dual_processors;
 }
 Attempt scan_dual_bound_row(Search& s, const Budget&, int) {
+  if (s.owners.empty()) s.owners = owners_of(s);
   Attempt a;
   std::vector<int> message_block;
   const Problem rev = dual_problem(s.problem, s.owners, message_block);
@@ -185,6 +185,9 @@ bool reduce_dual_applies(const Search& s) {
 }
 namespace {
 Attempt reduce_dual(Search& s, const Budget& budget) {
+  // The owners only here and in the SCAN's bound: the central processor of a one-block
+  // ALLREDUCE compares every pair of processors (4.3 billion distances on hypercube:16).
+  if (s.owners.empty()) s.owners = owners_of(s);
   const Collective& c = s.problem.collective;
   const bool exact_dual =
       c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::REDUCESCATTER;
