@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <map>
 
 #include "../support/reduction_problems.hpp"
 #include "ccsched/engines/reduction.hpp"
+#include "ccsched/engines/stars.hpp"
 #include "ccsched/schedule/verify.hpp"
 
 namespace ccsched {
@@ -161,6 +163,83 @@ TEST(ExchangeDesigns, PinwheelExchangeOnMesh32) {
     EXPECT_NE(d.design.rfind("pinwheel exchange", 0), 0U) << d.design;
     EXPECT_TRUE(verify_schedule(d.schedule).empty()) << d.design;
   }
+}
+
+TEST(ExchangeDesigns, StarFactorisationsUpToSixteenDimensions) {
+  // The stars of the star exchange (engines/reduce/cube.cpp) for hypercube:2..16 all-port:
+  // each step's vectors have pairwise disjoint supports (so the step is channel-disjoint)
+  // and the stars' sum is direct and all of Z_2^n, checked here by enumerating it; the
+  // steps are within 3 of the reduce-information bound ceil(log_{n+1} 2^n) up to n = 14,
+  // and the schedule itself verifies on hypercube:11 (the first of the new blocks).
+  for (int n = 2; n <= 16; ++n) {
+    const auto stars = star_factorisation(n, n);
+    std::vector<unsigned> sum{0};
+    std::vector<char> seen(std::size_t{1} << n, 0);
+    seen[0] = 1;
+    for (const auto& star : stars) {
+      unsigned support = 0;
+      for (const unsigned v : star) {
+        EXPECT_NE(v, 0U) << n;
+        EXPECT_EQ(v & support, 0U) << n;
+        support |= v;
+      }
+      EXPECT_LT(support, 1U << n) << n;
+      const std::size_t before = sum.size();
+      for (const unsigned v : star)
+        for (std::size_t i = 0; i < before; ++i) {
+          const unsigned x = (sum[i] ^ v) & ((1U << n) - 1);
+          EXPECT_EQ(seen[x], 0) << n;
+          seen[x] = 1;
+          sum.push_back(x);
+        }
+    }
+    EXPECT_EQ(sum.size(), std::size_t{1} << n) << n;
+    int bound = 0;
+    for (double reach = 1; reach < std::ldexp(1.0, n); reach *= n + 1) ++bound;
+    if (n <= 14) {
+      EXPECT_LE(static_cast<int>(stars.size()), bound + 3) << n;
+    }
+  }
+  EXPECT_EQ(best_of(verified_designs("hypercube:11", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "star exchange"),
+            static_cast<int>(star_factorisation(11, 11).size()));
+}
+
+TEST(ExchangeDesigns, StaircaseExchangeOnTori) {
+  // The staircase exchange (engines/reduce/staircase.cpp) on torus:NxN, N = 2M: clusters of M
+  // on staircases, a 5-ary tree on each in ceil(log_5 (M + 1)) steps in and out, and among
+  // the leaders one star of three for the half-turns plus one star per base-4 digit of
+  // Z_M; every phase is invariant under the leaders' lattice, so it is one step per phase by
+  // construction. Not offered with 3 ports, nor on a mesh or a side that is not a power of
+  // two.
+  auto formula = [](int side) {
+    const int m = side / 2;
+    int cluster = 0, digits = 0;
+    for (int reach = 1; reach <= m; reach *= 5) ++cluster;
+    for (int cover = 1; cover < m; cover *= 4) ++digits;
+    return 2 * cluster + 1 + digits;
+  };
+  for (const int side : {8, 16}) {
+    const std::string net = "torus:" + std::to_string(side) + "x" + std::to_string(side);
+    for (std::optional<int> ports : {std::optional<int>(), std::optional<int>(4)})
+      EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::ALLREDUCE, ports),
+                        "staircase exchange"),
+                formula(side))
+          << net;
+    EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::ALLREDUCE, 3), "staircase exchange"),
+              0);
+  }
+  EXPECT_EQ(formula(8), 4);
+  EXPECT_EQ(formula(128), 10);
+  EXPECT_EQ(best_of(verified_designs("torus:32x32", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "staircase exchange"),
+            formula(32));
+  EXPECT_EQ(best_of(verified_designs("mesh:8x8", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "staircase exchange"),
+            0);
+  EXPECT_EQ(best_of(verified_designs("torus:12x12", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "staircase exchange"),
+            0);
 }
 
 }  // namespace

@@ -67,7 +67,6 @@ Attempt minimal(Attempt a) {
 
 bool reduce_designs_apply(const Search& s) { return reduction(s); }
 Attempt reduce_designs_row(Search& s, const Budget& budget, int) {
-  s.owners = owners_of(s);
   Attempt a;
   for (auto& d : reduction_designs(s.problem, s.paths, budget))
     a.schedules.push_back({std::move(d.schedule), d.design});
@@ -145,6 +144,7 @@ bool scan_dual_bound_applies(const Search& s) {
          s.problem.topology.processor_count() > s.params.scan_dual_processors;
 }
 Attempt scan_dual_bound_row(Search& s, const Budget&, int) {
+  if (s.owners.empty()) s.owners = owners_of(s);
   Attempt a;
   std::vector<int> message_block;
   const Problem rev = dual_problem(s.problem, s.owners, message_block);
@@ -163,16 +163,18 @@ Attempt scan_dual_bound_row(Search& s, const Budget&, int) {
 
 // The dual broadcast (REDUCE, REDUCESCATTER: exact, its claims carry over), the ALLREDUCE
 // composition (gather, then a broadcast of the sums) and the SCAN's dual bound. Skipped
-// where it cannot win: an ALLREDUCE under one port whose design is already within twice
-// the reduce-information bound (each phase of the composition needs that bound), an
+// where it cannot win: an ALLREDUCE under one port, or past 4,096 processors under any
+// ports, whose design is already within twice the reduce-information bound (each phase
+// of the composition needs that bound: the root's accumulator, and the informed set of the
+// broadcast, grow at most (k + 1)-fold a step), an
 // ALLREDUCE of several blocks past composition_processors (its broadcasts are CUSTOM sets
 // no design covers), and a large SCAN (above).
 bool reduce_dual_applies(const Search& s) {
   if (!reduction(s) || s.claims.optimal()) return false;
   const Collective& c = s.problem.collective;
   const bool designs = s.claims.best() != nullptr;
-  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks == 1 && s.problem.model.ports == 1 &&
-      designs)
+  if (c.kind == CollectiveKind::ALLREDUCE && c.blocks == 1 && designs &&
+      (s.problem.model.ports == 1 || s.problem.topology.processor_count() > 4096))
     for (const LowerBound& b : s.claims.bounds().bounds)
       if (b.name == "reduce-information" && s.claims.best_steps() <= 2 * b.value) return false;
   if (c.kind == CollectiveKind::ALLREDUCE && c.blocks != 1 && designs &&
@@ -183,6 +185,9 @@ bool reduce_dual_applies(const Search& s) {
 }
 namespace {
 Attempt reduce_dual(Search& s, const Budget& budget) {
+  // The owners only here and in the SCAN's bound: the central processor of a one-block
+  // ALLREDUCE compares every pair of processors (4.3 billion distances on hypercube:16).
+  if (s.owners.empty()) s.owners = owners_of(s);
   const Collective& c = s.problem.collective;
   const bool exact_dual =
       c.kind == CollectiveKind::REDUCE || c.kind == CollectiveKind::REDUCESCATTER;

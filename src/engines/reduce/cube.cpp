@@ -27,6 +27,21 @@
 //   n = 3: {1,2,4} {7}                           2 steps ({0,e1,e2,e3} (+) {0,111})
 //   n = 5: {2,4,8} {1,14,16} {31}                3 steps
 //   n = 10: {4,8,32,64,128,257,530} {1023} {154,353,516} {76,275,672} {3,24,288}   5 steps
+//   n = 11: {2047} and five stars of 3                                         6 steps
+//   n = 12: {4095}, one star of 7, four of 3                                      6 steps
+//   n = 13: {8191}, two stars of 7, three of 3                                    6 steps
+//   n = 14: {16383}, one star of 7, five of 3                                     7 steps
+//   n = 15: {32767}, two stars of 7, four of 3                                    7 steps
+// (simulated annealing over the labels "coordinate i lies in vector j of star t", the
+// objective the characters no star kills; the all-ones star kills every odd weight). These
+// are the fewest star steps for n = 11..14 and 16 (hypercube:14 and :16: 7, reduce-information
+// bound 4): a weight-2 character e_i + e_j is killed only by a 2-star whose vector holds
+// one of i, j or a 4-star with i and j in different vectors (8- and 16-stars need 4 and 8
+// odd products), and the 2-stars' vectors cover every coordinate (unit vectors); so with a
+// 2-stars and b 4-stars the coordinates with one pattern of 2-star membership need distinct
+// nonzero labels in some 4-star, at most (2^a - 1) 3^b coordinates in all. With T stars,
+// sum of log2 sizes n and 16-stars only when 15 disjoint supports fit (n >= 15), every
+// (a, b) that T = 6 leaves for n = 14 or 16 (T = 5 for n = 11..13) gives at most 9.
 // Other n split into these blocks on disjoint coordinates (concatenated factorisations of
 // Z_2^a and Z_2^b factor Z_2^{a+b}), the fewest steps first (a dynamic programme), only
 // blocks whose stars fit the ports.
@@ -35,6 +50,7 @@
 #include <string>
 
 #include "ccsched/engines/reduction.hpp"
+#include "ccsched/engines/stars.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "rounds.hpp"
 
@@ -54,6 +70,17 @@ const std::vector<Block>& blocks() {
       {3, {{1, 2, 4}, {7}}},
       {5, {{2, 4, 8}, {1, 14, 16}, {31}}},
       {10, {{4, 8, 32, 64, 128, 257, 530}, {1023}, {154, 353, 516}, {76, 275, 672}, {3, 24, 288}}},
+      {11, {{2047}, {351, 128, 1024}, {8, 992, 1025}, {14, 1473, 560}, {1557, 160, 330},
+            {22, 1288, 737}}},
+      {12, {{4095}, {2568, 384, 36, 16, 1, 1024, 64}, {2600, 1414, 81}, {500, 3593, 2},
+            {2640, 290, 137}, {68, 1921, 2106}}},
+      {13, {{8191}, {1152, 4132, 16, 11, 256, 64, 2560}, {4, 512, 2, 2120, 384, 1057, 4112},
+            {534, 169, 7488}, {193, 5124, 2874}, {1378, 4117, 2696}}},
+      {14, {{16383}, {512, 1032, 4224, 2304, 66, 48, 8197}, {384, 7200, 65},
+            {10368, 4383, 1632}, {1355, 4608, 10420}, {3152, 10, 4485}, {9280, 4259, 2844}}},
+      {15, {{32767}, {5120, 128, 16641, 528, 64, 10272, 14},
+            {16416, 1536, 258, 21, 8256, 6144, 136}, {17764, 10771, 4232}, {19460, 98, 8977},
+            {522, 6480, 8353}, {16457, 548, 15762}}},
   };
   return table;
 }
@@ -160,3 +187,10 @@ void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
 }
 
 }  // namespace ccsched::reduce_detail
+
+namespace ccsched {
+std::vector<std::vector<unsigned>> star_factorisation(int n, int ports) {
+  if (n < 1) return {};
+  return reduce_detail::factorisation(n, ports);
+}
+}  // namespace ccsched

@@ -66,5 +66,8 @@ void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 void add_lattice_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 // The pinwheel exchange for ALLREDUCE on mesh:32x32 (pinwheel.cpp), appended to `out`.
 void add_pinwheel_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// The staircase exchange for ALLREDUCE on torus:NxN, N a power of two from 8
+// (staircase.cpp), appended to `out`.
+void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
 }  // namespace ccsched::reduce_detail
