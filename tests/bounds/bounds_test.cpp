@@ -530,5 +530,21 @@ TEST(OnDemandBounds, NearestSenderEqualsTheTabulatedSearch) {
   }
 }
 
+// The cut search starts no evaluation that alone costs more than its whole allowance
+// (hypercube:16 AOG: one evaluation walked from each of 65,535 origins, minutes): with an
+// allowance below one evaluation there is no cut bound, the others stand; with the
+// default the cut bound is there.
+TEST(Bounds, CutSearchStartsNoEvaluationPastItsAllowance) {
+  const auto r = run("kautz:3,2", CollectiveKind::AAS);
+  ASSERT_NE(r.find("cut"), nullptr);
+  const PathSet paths(r.problem.topology, r.problem.model);
+  BoundOptions options;
+  options.cut_search_work = 1;
+  const BoundReport report = lower_bounds(r.problem, paths, options);
+  for (const auto& b : report.bounds) EXPECT_NE(b.name, "cut");
+  EXPECT_GE(report.best, 1);
+  EXPECT_LE(report.best, r.report.best);
+}
+
 }  // namespace
 }  // namespace ccsched

@@ -320,7 +320,12 @@ Attempt probe_row(Search& s, const Budget& budget, int target) {
 }
 
 // Then the window search (engines/lns.hpp) from the best schedule.
-bool window_applies(const Search& s) { return s.engine == "sat" && lns_applies(s.problem); }
+// Not past window_processors: its setup finds every processor's nearest neighbour over
+// all pairs (torus:256x256 OAB: two minutes past a 45 s limit).
+bool window_applies(const Search& s) {
+  return s.engine == "sat" && lns_applies(s.problem) &&
+         s.problem.topology.processor_count() <= s.params.window_processors;
+}
 Attempt window_row(Search& s, const Budget& budget, int target) {
   const auto start = Budget::Clock::now();
   const Budget cap =

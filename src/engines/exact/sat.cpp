@@ -419,10 +419,23 @@ EngineResult SatEngine::solve(const Problem& problem, const PathSet& paths, int 
   std::vector<SatRestriction> stages;
   if (uses_spreading(problem)) {
     if (!options_.radius) {
+      // The diameter over the processors; past 4,096 processors (all pairs: 4.3e9
+      // distances on torus:256x256, minutes) the farthest any origin is from a processor,
+      // which is the diameter on the vertex-transitive families met at that size.
       int farthest = 0;
-      for (const NodeId u : problem.topology.processors())
-        for (const NodeId v : problem.topology.processors())
-          if (u != v) farthest = std::max(farthest, paths.distance(u, v));
+      const auto processors = problem.topology.processors();
+      std::vector<NodeId> from;
+      if (processors.size() > 4096)
+        for (const auto& m : problem.collective.messages) from.push_back(m.origin);
+      else
+        from.assign(processors.begin(), processors.end());
+      std::sort(from.begin(), from.end());
+      from.erase(std::unique(from.begin(), from.end()), from.end());
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        if ((i & 63) == 63 && budget.expired()) break;
+        for (const NodeId v : processors)
+          if (from[i] != v) farthest = std::max(farthest, paths.distance(from[i], v));
+      }
       for (int r = 1; r < farthest; ++r) stages.push_back({r, std::nullopt});
     }
   } else {

@@ -448,9 +448,13 @@ class SymmetricEncoder {
 
 std::vector<std::vector<NodeId>> problem_symmetries(const Problem& problem, const Budget& budget,
                                                     std::size_t count) {
-  if (!encodings_apply(problem)) return {};
+  // A symmetry must map the messages onto themselves without fixed processors, so one
+  // message (OAB, OAS) has none: torus:256x256 OAB spent a minute listing automorphisms.
+  if (!encodings_apply(problem) || problem.collective.messages.size() < 2) return {};
   AutomorphismLimits limits;
-  limits.limit = 5000;
+  // At most 5,000 maps, and at most 5e7 entries in all (200 MB) on large networks.
+  limits.limit = std::clamp<std::size_t>(
+      50'000'000 / std::max<std::size_t>(1, problem.topology.node_count()), 2, 5000);
   // The map count decides where the enumeration stops (deterministic); the deadline is
   // the outer cap only.
   limits.deadline = Budget::Clock::now() + std::chrono::milliseconds(static_cast<long long>(
