@@ -515,7 +515,10 @@ std::optional<Schedule> dimension_wise(const Problem& p, const PathSet& paths, b
           const int w = peer(v, d, s);
           if (w <= v) continue;
           const int even = coord(v, d) % 2 == 0 ? v : w;
-          const int m = std::max(1, (paths.distance(v, w) + 1) / 2);
+          // A faulty copy may have no route (kUnreachable): the packing then fails
+          // the pair, and the class is immaterial.
+          const int distance = paths.distance(v, w);
+          const int m = distance == kUnreachable ? 1 : std::max(1, (distance + 1) / 2);
           listed.push_back({coord(even, d) / 2 % m, v});
         }
         std::stable_sort(listed.begin(), listed.end());
