@@ -162,20 +162,8 @@ void add_lattice_designs(const Problem& p, std::vector<ReductionCandidate>& out)
   const std::vector<int> blocks = all_blocks(c);
   std::vector<Transfer> transfers;
   bool ok = true;
-  auto emit = [&](Step step, std::vector<NodeId> path, ReductionRecv recv) {
-    for (std::size_t i = 0; i + 1 < path.size(); ++i)
-      ok = ok && p.topology.has_channel(path[i], path[i + 1]);  // a fault: step aside
-    std::vector<Hop> hops;
-    add_hops(hops, p, path.front(), path.back(), blocks, ReductionSend::acc, recv);
-    for (const Hop& h : hops) {
-      Transfer t;
-      t.step = step;
-      t.path = path;
-      t.blocks = h.blocks;
-      t.send = h.send;
-      t.recv = h.recv;
-      transfers.push_back(std::move(t));
-    }
+  auto emit = [&](Step step, const std::vector<NodeId>& path, ReductionRecv recv) {
+    ok = add_path_transfers(transfers, p, step, path, blocks, recv) && ok;  // a fault: step aside
   };
   for (const auto& [lx, ly] : leaders) {
     // Gather: the broadcast's steps backwards, each path reversed (steps 1 and 2).

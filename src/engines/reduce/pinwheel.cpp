@@ -332,19 +332,7 @@ void add_pinwheel_designs(const Problem& p, std::vector<ReductionCandidate>& out
     std::vector<NodeId> path;
     for (const Cell& x : cells) path.push_back(node(x));
     if (backwards) std::reverse(path.begin(), path.end());
-    for (std::size_t i = 0; i + 1 < path.size(); ++i)
-      ok = ok && p.topology.has_channel(path[i], path[i + 1]);  // a fault: step aside
-    std::vector<Hop> hops;
-    add_hops(hops, p, path.front(), path.back(), blocks, ReductionSend::acc, recv);
-    for (const Hop& h : hops) {
-      Transfer t;
-      t.step = step;
-      t.path = path;
-      t.blocks = h.blocks;
-      t.send = h.send;
-      t.recv = h.recv;
-      transfers.push_back(std::move(t));
-    }
+    ok = add_path_transfers(transfers, p, step, path, blocks, recv) && ok;  // a fault: step aside
   };
   for (const auto& tree : trees)
     for (const Edge& e : tree) {

@@ -199,6 +199,26 @@ std::vector<int> all_blocks(const Collective& c) {
 }
 
 // Hops carrying `blocks`: one hop with every block under combining, else one per block.
+bool add_path_transfers(std::vector<Transfer>& out, const Problem& p, Step step,
+                        const std::vector<NodeId>& path, const std::vector<int>& blocks,
+                        ReductionRecv recv) {
+  bool ok = true;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i)
+    ok = ok && p.topology.has_channel(path[i], path[i + 1]);
+  std::vector<Hop> hops;
+  add_hops(hops, p, path.front(), path.back(), blocks, ReductionSend::acc, recv);
+  for (const Hop& h : hops) {
+    Transfer t;
+    t.step = step;
+    t.path = path;
+    t.blocks = h.blocks;
+    t.send = h.send;
+    t.recv = h.recv;
+    out.push_back(std::move(t));
+  }
+  return ok;
+}
+
 void add_hops(std::vector<Hop>& group, const Problem& p, NodeId from, NodeId to,
               const std::vector<int>& blocks, ReductionSend send, ReductionRecv recv) {
   if (p.model.combining) {

@@ -48,6 +48,13 @@ std::vector<int> all_blocks(const Collective& c);
 void add_hops(std::vector<Hop>& group, const Problem& p, NodeId from, NodeId to,
               const std::vector<int>& blocks, ReductionSend send, ReductionRecv recv);
 
+// The transfers of `blocks` from path.front() to path.back() along the fixed `path` in
+// `step` (add_hops, each hop on the whole path), appended to `out`; false when a channel
+// of the path is missing (a faulty copy: the design steps aside).
+bool add_path_transfers(std::vector<Transfer>& out, const Problem& p, Step step,
+                        const std::vector<NodeId>& path, const std::vector<int>& blocks,
+                        ReductionRecv recv);
+
 // The sides of a torus or mesh whose nodes are all processors numbered row-major (empty
 // otherwise); `wrap` tells torus from mesh. The Problem form also needs every processor
 // to take part in the collective.
