@@ -5,7 +5,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <deque>
 
 #include "ccsched/core/error.hpp"
 
@@ -81,20 +80,20 @@ bool BoundContext::transfer_channel(ChannelId c) const {
   return topology().is_processor(ch.from) && topology().is_processor(ch.to);
 }
 
-const std::vector<int>& BoundContext::transfer_dist_to(NodeId target) const {
-  auto& dist = transfer_dist_[target];
-  if (!dist.empty()) return dist;
+// Hop counts from `start` (forwards along out-channels) or to it (backwards along
+// in-channels) over the usable channels; with `interior_rule`, only `start` and the
+// nodes a transfer may pass through are extended (the transfer graph).
+std::vector<int> BoundContext::hop_counts(NodeId start, bool backwards, bool interior_rule) const {
   const auto& t = topology();
-  dist.assign(n_, kInf);
-  dist[target] = 0;
-  std::vector<NodeId> queue{target};
+  std::vector<int> dist(n_, kInf);
+  dist[start] = 0;
+  std::vector<NodeId> queue{start};
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const NodeId y = queue[head];
-    // Only the target itself and permitted interior nodes extend a transfer backwards.
-    if (y != target && !transfer_interior(y)) continue;
-    for (const ChannelId c : t.in_channels(y)) {
+    if (interior_rule && y != start && !transfer_interior(y)) continue;
+    for (const ChannelId c : backwards ? t.in_channels(y) : t.out_channels(y)) {
       if (!transfer_channel(c)) continue;
-      const NodeId x = t.channel(c).from;
+      const NodeId x = backwards ? t.channel(c).from : t.channel(c).to;
       if (dist[x] == kInf) {
         dist[x] = dist[y] + 1;
         queue.push_back(x);
@@ -104,47 +103,22 @@ const std::vector<int>& BoundContext::transfer_dist_to(NodeId target) const {
   return dist;
 }
 
+const std::vector<int>& BoundContext::transfer_dist_to(NodeId target) const {
+  auto& dist = transfer_dist_[target];
+  if (dist.empty()) dist = hop_counts(target, /*backwards=*/true, /*interior_rule=*/true);
+  return dist;
+}
+
 const std::vector<int>& BoundContext::walk_dist_from(NodeId origin) const {
   auto& dist = walk_dist_[origin];
-  if (!dist.empty()) return dist;
-  const auto& t = topology();
-  dist.assign(n_, kInf);
-  dist[origin] = 0;
-  std::vector<NodeId> queue{origin};
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const NodeId x = queue[head];
-    for (const ChannelId c : t.out_channels(x)) {
-      if (!walk_channel(c)) continue;
-      const NodeId y = t.channel(c).to;
-      if (dist[y] == kInf) {
-        dist[y] = dist[x] + 1;
-        queue.push_back(y);
-      }
-    }
-  }
+  if (dist.empty()) dist = hop_counts(origin, /*backwards=*/false, /*interior_rule=*/false);
   return dist;
 }
 
 int BoundContext::walk_dist(NodeId origin, NodeId target) const {
   if (!walk_by_target_) return walk_dist_from(origin)[target];
   auto& dist = walk_dist_to_[target];
-  if (dist.empty()) {
-    const auto& t = topology();
-    dist.assign(n_, kInf);
-    dist[target] = 0;
-    std::vector<NodeId> queue{target};
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const NodeId y = queue[head];
-      for (const ChannelId c : t.in_channels(y)) {
-        if (!walk_channel(c)) continue;
-        const NodeId x = t.channel(c).from;
-        if (dist[x] == kInf) {
-          dist[x] = dist[y] + 1;
-          queue.push_back(x);
-        }
-      }
-    }
-  }
+  if (dist.empty()) dist = hop_counts(target, /*backwards=*/true, /*interior_rule=*/false);
   return dist[origin];
 }
 

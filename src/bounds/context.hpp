@@ -92,6 +92,8 @@ class BoundContext {
   long long min_length(const Demand& d) const;
 
  private:
+  std::vector<int> hop_counts(NodeId start, bool backwards, bool interior_rule) const;
+
   const Problem& problem_;
   int n_ = 0;
   bool sf_ = false;
