@@ -6,10 +6,16 @@
 #include <cadical.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "ccsched/engines/engine.hpp"
@@ -34,6 +40,89 @@ inline int solve_within(CaDiCaL::Solver& solver, const Budget& budget) {
   const int answer = solver.solve();
   solver.disconnect_terminator();
   return answer;
+}
+
+// solver.solve() on a thread of its own, so that a solver inside a phase that does not
+// poll its terminator cannot hold the run past its limit: CaDiCaL 1.5's inprocessing
+// (variable elimination reconnecting the watches of a formula of gigabytes) ran 5.6 s past
+// a 22 s limit (docs/RELIABILITY.md, "Time limits and Ctrl-C"). When the budget has expired
+// and the solver has not returned within kAbandonGrace, the call answers 0 (stopped) and
+// hands `owner`, the object that holds the solver, to that thread, which frees it once
+// solve() returns; `owner` is then null. `terminator` and `learner` (either may be null) are
+// called as CaDiCaL calls them until then, never after. Otherwise the answer, and so the
+// search, is exactly that of solver.solve() here: the thread changes only who waits.
+inline constexpr auto kAbandonGrace = std::chrono::milliseconds(100);
+
+template <class Owner>
+int solve_detachable(std::unique_ptr<Owner>& owner, CaDiCaL::Solver& solver, const Budget& budget,
+                     CaDiCaL::Terminator* terminator = nullptr,
+                     CaDiCaL::Learner* learner = nullptr) {
+  // What the worker and the caller share; the worker keeps it alive past an abandonment.
+  struct Shared final : CaDiCaL::Terminator, CaDiCaL::Learner {
+    const Budget* budget = nullptr;
+    CaDiCaL::Terminator* terminator = nullptr;
+    CaDiCaL::Learner* learner = nullptr;
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false, abandoned = false;
+    int answer = 0;
+    std::shared_ptr<void> kept;  // the owner, once abandoned
+    bool terminate() override {
+      std::lock_guard lock(mutex);
+      if (abandoned) return true;
+      return terminator ? terminator->terminate() : budget->expired();
+    }
+    bool learning(int size) override {
+      std::lock_guard lock(mutex);
+      return !abandoned && learner && learner->learning(size);
+    }
+    void learn(int lit) override {
+      std::lock_guard lock(mutex);
+      if (!abandoned && learner) learner->learn(lit);
+    }
+  };
+  auto shared = std::make_shared<Shared>();
+  shared->budget = &budget;
+  shared->terminator = terminator;
+  shared->learner = learner;
+  solver.connect_terminator(shared.get());
+  if (learner) solver.connect_learner(shared.get());
+  const auto disconnect = [&solver, has_learner = learner != nullptr] {
+    solver.disconnect_terminator();
+    if (has_learner) solver.disconnect_learner();
+  };
+  try {
+    std::thread([shared, &solver, disconnect] {
+      const int answer = solver.solve();
+      std::lock_guard lock(shared->mutex);
+      if (shared->abandoned) {
+        shared->kept.reset();  // this thread now owns the solver: free it
+        return;
+      }
+      disconnect();
+      shared->answer = answer;
+      shared->done = true;
+      shared->finished.notify_all();
+    }).detach();
+  } catch (const std::system_error&) {
+    // no thread to be had: solve here
+    const int answer = solver.solve();
+    disconnect();
+    return answer;
+  }
+  std::unique_lock lock(shared->mutex);
+  std::optional<Budget::Clock::time_point> expired_at;
+  while (!shared->done) {
+    shared->finished.wait_for(lock, std::chrono::milliseconds(20));
+    if (shared->done || !owner || !budget.expired()) continue;
+    const auto now = Budget::Clock::now();
+    if (!expired_at) expired_at = now;
+    if (now - *expired_at < kAbandonGrace) continue;
+    shared->abandoned = true;
+    shared->kept = std::shared_ptr<Owner>(std::move(owner));
+    return 0;
+  }
+  return shared->answer;
 }
 
 // The budget's work allowance, in conflicts, as CaDiCaL's limit on the next solve() (it

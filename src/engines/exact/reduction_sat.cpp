@@ -464,7 +464,9 @@ EngineResult ReductionSatEngine::solve(const Problem& problem, const PathSet& pa
         st.solver->assume(-st.encoding.activation[s]);
       for (int lit : tiers[k]) st.solver->assume(lit);
       st.solver->limit("conflicts", static_cast<int>(n));
-      const int a = sat::solve_within(*st.solver, budget);
+      // Past the limit the state may be abandoned to the solver's thread (cnf.hpp).
+      const int a = sat::solve_detachable(state_, *st.solver, budget);
+      if (!state_) break;
       spent += n;
       const bool whole = tiers[k].empty();
       if (a == 10 || (a == 20 && whole)) answer = a;

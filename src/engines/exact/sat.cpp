@@ -550,11 +550,8 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
   for (Step s = steps + 1; s <= st.encoding.steps; ++s) st.solver->assume(-st.encoding.activation[s]);
   sat::limit_conflicts(*st.solver, budget);
   Watch watch(budget, options_.progress, steps);
-  st.solver->connect_terminator(&watch);
-  st.solver->connect_learner(&watch);
-  const int answer = st.solver->solve();
-  st.solver->disconnect_terminator();
-  st.solver->disconnect_learner();
+  // An abandoned solver (past the limit) is gone: the encoding is built again if asked.
+  const int answer = sat::solve_detachable(st.solver, *st.solver, budget, &watch, &watch);
   result.conflicts = watch.conflicts();
   result.complete = st.encoding.complete;
   result.note = st.encoding.note;

@@ -101,12 +101,12 @@ class SymmetricEncoder {
                    std::vector<MessageId> image, int steps, int shift, std::uint64_t seed)
       : problem_(problem), paths_(paths), t_(problem.topology), steps_(steps), shift_(shift),
         seed_(seed),
-        power_(powers(sigma)), image_(std::move(image)), cnf_(&solver_),
+        power_(powers(sigma)), image_(std::move(image)), cnf_(solver_.get()),
         users_(static_cast<std::size_t>(steps + 1) * t_.channel_count()),
         sent_(static_cast<std::size_t>(steps + 1) * t_.node_count()),
         received_(static_cast<std::size_t>(steps + 1) * t_.node_count()) {
-    solver_.set("quiet", 1);
-    solver_.set("seed", static_cast<int>(seed % 2147483647u));
+    solver_->set("quiet", 1);
+    solver_->set("seed", static_cast<int>(seed % 2147483647u));
   }
 
   // The conflicts the solver was allowed so far: those it spent, except in a slice that
@@ -138,14 +138,16 @@ class SymmetricEncoder {
       cut_ = !cnf_.transfer_limits(users_, sent_, received_, problem_.model.ports, budget);
       built_ = !cut_;
     }
-    if (cut_ || budget.expired()) {
+    if (cut_ || !solver_ || budget.expired()) {
       result.budget_exhausted = true;
       return done(SolveStatus::unknown);
     }
-    sat::limit_conflicts(solver_, budget, sat::kReferenceClauses);
+    sat::limit_conflicts(*solver_, budget, sat::kReferenceClauses);
     if (budget.work_limited())
-      conflicts_ += sat::conflicts_for(solver_, budget.work(), sat::kReferenceClauses);
-    const int answer = sat::solve_within(solver_, budget);
+      conflicts_ += sat::conflicts_for(*solver_, budget.work(), sat::kReferenceClauses);
+    // Past the limit the solver may be abandoned to its thread (cnf.hpp): then it is gone,
+    // and this encoder answers nothing more.
+    const int answer = sat::solve_detachable(solver_, *solver_, budget);
     if (answer == 20) return done(SolveStatus::infeasible);
     if (answer != 10) {
       result.budget_exhausted = true;
@@ -385,7 +387,7 @@ class SymmetricEncoder {
     if (!is_broadcast(problem_.collective)) {
       std::vector<char> placed(orbits_.size(), 0);
       for (const Choice& ch : choices_) {
-        if (placed[ch.orbit] || solver_.val(ch.var) <= 0) continue;
+        if (placed[ch.orbit] || solver_->val(ch.var) <= 0) continue;
         placed[ch.orbit] = 1;
         for (std::size_t j = 0; j < orbits_[ch.orbit].size(); ++j)
           transfers.push_back(
@@ -403,7 +405,7 @@ class SymmetricEncoder {
         // Only the steps the encoding constrains: earlier ones are free variables.
         const auto [u, v] = t_.channel(c);
         for (Step s = std::max(1, distance_[m.origin][u] + 1); s <= steps_; ++s) {
-          if (solver_.val(it->second + s - 1) <= 0) continue;
+          if (solver_->val(it->second + s - 1) <= 0) continue;
           auto [at, fresh] = first.emplace(pair_key(m.id, v), std::pair(s, c));
           if (!fresh && s < at->second.first) at->second = {s, c};
           break;
@@ -432,7 +434,7 @@ class SymmetricEncoder {
   const std::uint64_t seed_;
   const std::vector<std::vector<NodeId>> power_;
   const std::vector<MessageId> image_;
-  CaDiCaL::Solver solver_;
+  std::unique_ptr<CaDiCaL::Solver> solver_ = std::make_unique<CaDiCaL::Solver>();
   sat::Cnf cnf_;
   std::vector<std::vector<int>> users_, sent_, received_;
   // scatter

@@ -242,7 +242,7 @@ EngineResult schedule_trees(const Problem& problem, const PathSet& paths,
   if (!cnf.transfer_limits(users, sent, received, problem.model.ports, budget))
     return done(SolveStatus::unknown);
   sat::limit_conflicts(solver, budget, sat::kReferenceClauses);
-  const int answer = sat::solve_within(solver, budget);
+  const int answer = sat::solve_detachable(owned, solver, budget);
   if (answer == 20) return done(SolveStatus::infeasible);
   if (answer != 10) {
     result.note = budget.interrupted() ? "interrupted" : "time limit reached";
