@@ -32,7 +32,6 @@ class Squeezer {
     const auto& messages = problem.collective.messages;
     step_.assign(messages.size(), kUnplaced);
     path_.assign(messages.size(), 0);
-    ports_ = problem.model.ports.value_or(0);
   }
 
   // Takes the start schedule; false when it is not a direct-delivery schedule over paths
@@ -87,10 +86,17 @@ class Squeezer {
     if (candidates.size() > 64) candidates.resize(64);
     const bool sideways = fruitless_ > 0 && fruitless_ % 5 == 0;
 
-    CaDiCaL::Solver solver;
+    auto owned = std::make_unique<CaDiCaL::Solver>();
+    CaDiCaL::Solver& solver = *owned;
     solver.set("quiet", 1);
     solver.set("seed", static_cast<int>(rng_() % 2147483647u));
     sat::Cnf cnf(&solver);
+    // Cut by the clock while encoding or solving: nothing changes, and a large window's
+    // solver is freed off the main path once the run is over.
+    const auto cut = [&] {
+      free_later(std::move(owned), budget);
+      return false;
+    };
     const int channels = problem_.topology.channel_count();
     const int nodes = problem_.topology.node_count();
     std::vector<std::vector<int>> users(static_cast<std::size_t>(w) * channels);
@@ -128,16 +134,17 @@ class Squeezer {
         placed_any.push_back(placed);
       }
     };
-    for (const MessageId id : fixed_free) encode(id, true);
+    for (const MessageId id : fixed_free) {
+      if (budget.expired()) return cut();
+      encode(id, true);
+    }
     for (const MessageId id : candidates) encode(id, false);
     if (!sideways && !placed_any.empty()) cnf.add(placed_any);
-    for (auto& u : users) cnf.at_most_one(u);
-    if (ports_ > 0) {
-      for (auto& s : sends) cnf.at_most_k(s, ports_);
-      for (auto& r : receives) cnf.at_most_k(r, ports_);
-    }
+    if (!cnf.transfer_limits(users, sends, receives, problem_.model.ports, budget)) return cut();
     solver.limit("conflicts", conflict_limit_);
-    const int answer = sat::solve_within(solver, budget);
+    const int answer = sat::solve_detachable(owned, solver, budget);
+    if (!owned) return false;  // abandoned to its thread past the limit
+    if (answer == 0 && budget.expired()) return cut();
     ++moves_;
     if (answer != 10) {
       // Unsatisfiable: this window has no room; look wider. Undecided: look narrower.
@@ -223,7 +230,6 @@ class Squeezer {
   const Problem& problem_;
   const PathSet& paths_;
   int steps_;
-  int ports_ = 0;
   std::mt19937_64 rng_;
   std::vector<Step> step_;
   std::vector<int> path_;
@@ -246,7 +252,6 @@ class BroadcastSqueezer {
   BroadcastSqueezer(const Problem& problem, const PathSet& paths, int steps, std::uint64_t seed)
       : problem_(problem), paths_(paths), steps_(steps), rng_(seed),
         n_(problem.topology.node_count()) {
-    ports_ = problem.model.ports.value_or(0);
     const auto& messages = problem.collective.messages;
     rec_.assign(messages.size() * n_, Reception{});
     near_.assign(n_, 0);
@@ -346,10 +351,15 @@ class BroadcastSqueezer {
       return first;
     };
 
-    CaDiCaL::Solver solver;
+    auto owned = std::make_unique<CaDiCaL::Solver>();
+    CaDiCaL::Solver& solver = *owned;
     solver.set("quiet", 1);
     solver.set("seed", static_cast<int>(rng_() % 2147483647u));
     sat::Cnf cnf(&solver);
+    const auto cut = [&] {  // as in the scatter window
+      free_later(std::move(owned), budget);
+      return false;
+    };
     const int channels = problem_.topology.channel_count();
     std::vector<std::vector<int>> users(static_cast<std::size_t>(w) * channels);
     std::vector<std::vector<int>> sends(static_cast<std::size_t>(w) * n_),
@@ -434,16 +444,22 @@ class BroadcastSqueezer {
         placed_any.push_back(placed);
       }
     };
-    for (const auto& [m, v] : freed) encode(m, v, true);
-    for (const auto& [m, v] : candidates) encode(m, v, false);
-    if (!sideways && !placed_any.empty()) cnf.add(placed_any);
-    for (auto& u : users) cnf.at_most_one(u);
-    if (ports_ > 0) {
-      for (auto& s : sends) cnf.at_most_k(s, ports_);
-      for (auto& r : receives) cnf.at_most_k(r, ports_);
+    // A pair's clauses cover every near sender in every window step: on butterfly:128 AAB
+    // one move took 8 s, so the clock is polled between pairs.
+    for (const auto& [m, v] : freed) {
+      if (budget.expired()) return cut();
+      encode(m, v, true);
     }
+    for (const auto& [m, v] : candidates) {
+      if (budget.expired()) return cut();
+      encode(m, v, false);
+    }
+    if (!sideways && !placed_any.empty()) cnf.add(placed_any);
+    if (!cnf.transfer_limits(users, sends, receives, problem_.model.ports, budget)) return cut();
     solver.limit("conflicts", 20000);
-    const int answer = sat::solve_within(solver, budget);
+    const int answer = sat::solve_detachable(owned, solver, budget);
+    if (!owned) return false;  // abandoned to its thread past the limit
+    if (answer == 0 && budget.expired()) return cut();
     ++moves_;
     if (answer != 10) {
       if (answer == 20)
@@ -515,7 +531,6 @@ class BroadcastSqueezer {
   int steps_;
   std::mt19937_64 rng_;
   int n_;
-  int ports_ = 0;
   std::vector<Reception> rec_;
   std::vector<int> near_;  // [v]: senders of v at most this many hops away
   std::vector<std::pair<MessageId, NodeId>> pending_;
