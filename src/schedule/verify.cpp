@@ -42,6 +42,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -169,40 +171,46 @@ class Verifier {
 
   std::size_t total() const { return total_; }
 
+  // Stop early when `stop()` says so (polled between the rules and in the searches of
+  // rule 9); `stopped()` then tells the caller the answer is incomplete.
+  void stop_when(std::function<bool()> stop) { stop_ = std::move(stop); }
+  bool stopped() const { return stopped_; }
+
   std::vector<Violation> run() {
     if (is_reduction_kind(s_.collective.kind)) return run_reduction();
     index_messages();
-    check_paths();        // rule 1
-    check_steps();        // rule 2
-    check_channels();     // rule 3
-    check_ports();        // rule 4
-    check_holding();      // rule 5
-    check_delivery();     // rule 6
-    check_combining();    // rule 7
-    check_switching();    // rule 8
-    check_routing();      // rule 9
-    check_bookkeeping();  // rule 10
+    // Rules 1-10 in order.
+    run_rules({&Verifier::check_paths, &Verifier::check_steps, &Verifier::check_channels,
+               &Verifier::check_ports, &Verifier::check_holding, &Verifier::check_delivery,
+               &Verifier::check_combining, &Verifier::check_switching, &Verifier::check_routing,
+               &Verifier::check_bookkeeping});
     return std::move(out_);
   }
 
   // FORMATS.md "Reductions": rules 1-4, 8, 9, the step part of 10, then R1-R3.
   std::vector<Violation> run_reduction() {
-    check_paths();
-    check_steps();
-    check_channels();
-    check_ports();
-    check_switching();
-    check_routing();
-    check_step_count();
-    check_reduction_sets();
-    if (check_blocks()) {  // R1
-      replay_reduction();  // R2
-      check_results();     // R3
+    run_rules({&Verifier::check_paths, &Verifier::check_steps, &Verifier::check_channels,
+               &Verifier::check_ports, &Verifier::check_switching, &Verifier::check_routing,
+               &Verifier::check_step_count, &Verifier::check_reduction_sets});
+    if (!halted() && check_blocks()) {  // R1
+      replay_reduction();               // R2
+      if (!halted()) check_results();   // R3
     }
     return std::move(out_);
   }
 
  private:
+  void run_rules(std::initializer_list<void (Verifier::*)()> rules) {
+    for (const auto rule : rules) {
+      if (halted()) return;
+      (this->*rule)();
+    }
+  }
+  bool halted() {
+    if (!stopped_ && stop_ && stop_()) stopped_ = true;
+    return stopped_;
+  }
+
   bool valid_node(NodeId n) const { return n >= 0 && n < t_.node_count(); }
   bool valid_processor(NodeId n) const { return valid_node(n) && t_.is_processor(n); }
 
@@ -658,7 +666,8 @@ class Verifier {
                      [&](int a, int b) { return source(a) < source(b); });
     std::vector<int> dist(static_cast<std::size_t>(t_.node_count()), kUnreachable);
     std::vector<NodeId> queue;
-    for (std::size_t k = 0; k < order.size();) {
+    for (std::size_t k = 0, sources = 0; k < order.size(); ++sources) {
+      if (sources % 64 == 0 && halted()) break;
       const NodeId from = source(order[k]);
       queue.assign(1, from);
       dist[from] = 0;
@@ -1312,6 +1321,8 @@ class Verifier {
   const Topology& t_;
   std::size_t max_ = 0;    // violations kept (0: all)
   std::size_t total_ = 0;  // violations found
+  std::function<bool()> stop_;  // stop_when
+  bool stopped_ = false;
   std::vector<Violation> out_;
   std::unordered_map<MessageId, int> index_of_id_;
   bool ids_are_indices_ = false;  // messages[i].id == i throughout: no table needed
@@ -1350,6 +1361,15 @@ std::string rule_label(int rule) {
 }
 
 std::vector<Violation> verify_schedule(const Schedule& s) { return Verifier(s, 0).run(); }
+
+std::optional<std::vector<Violation>> verify_schedule(const Schedule& s,
+                                                      std::function<bool()> stop) {
+  Verifier v(s, 0);
+  v.stop_when(std::move(stop));
+  auto found = v.run();
+  if (v.stopped()) return std::nullopt;
+  return found;
+}
 
 std::vector<Violation> verify_claims(const Schedule& s) {
   std::vector<Violation> out;

@@ -58,6 +58,24 @@ TEST(Verify, ClaimsTheScheduleContradicts) {
   EXPECT_TRUE(verify_claims(s).empty());
 }
 
+// The stoppable form: asked to stop at once it answers nothing; never asked to stop, the
+// same violations as the plain form; asked after a few polls, nothing either (the rules
+// after the stop are not run, so a partial list would mislead).
+TEST(Verify, StopsWhenAsked) {
+  auto s = ring4_aas();
+  EXPECT_FALSE(verify_schedule(s, [] { return true; }).has_value());
+  const auto valid = verify_schedule(s, [] { return false; });
+  ASSERT_TRUE(valid.has_value());
+  EXPECT_TRUE(valid->empty());
+  s.transfers[8].path = {0, 2};
+  const auto broken = verify_schedule(s, [] { return false; });
+  ASSERT_TRUE(broken.has_value());
+  EXPECT_EQ(rules_of(*broken), rules_of(verify_schedule(s)));
+  int polls = 0;
+  EXPECT_FALSE(verify_schedule(s, [&polls] { return ++polls > 3; }).has_value());
+  EXPECT_GT(polls, 3);
+}
+
 TEST(Verify, EmptyCollectiveWithNoStepsIsValid) {
   Schedule s;
   s.topology = test::ring(3);

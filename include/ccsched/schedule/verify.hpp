@@ -3,6 +3,7 @@
 // It shares no code with the engines beyond the data types, so it catches their bugs.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,13 @@ std::vector<Violation> verify_schedule(const Schedule& s);
 // step), which the rest are counted without being written out.
 std::vector<Violation> verify_schedule(const Schedule& s, std::size_t max_violations,
                                        std::size_t& total);
+
+// The same, stopping early when `stop()` answers true (it is asked between the rules and
+// inside the long ones): nullopt when it stopped, every violation otherwise. For a design
+// that checks a candidate of a million transfers (seconds) while Ctrl-C or the clock may
+// end the run.
+std::optional<std::vector<Violation>> verify_schedule(const Schedule& s,
+                                                      std::function<bool()> stop);
 
 // The claims the schedule contradicts: a `lower_bound` above its own `steps` (a valid
 // schedule of `steps` steps proves the bound wrong), or `optimal` with `steps` above
