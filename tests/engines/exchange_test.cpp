@@ -242,5 +242,50 @@ TEST(ExchangeDesigns, StaircaseExchangeOnTori) {
             0);
 }
 
+TEST(ExchangeDesigns, RecursiveDoublingOnFatTrees) {
+  // Recursive doubling on fattree:N (engines/reduce/fattree.cpp): partners i and
+  // i XOR 2^j meet at level j, the sender climbing its up-path (which keeps its low bits)
+  // and the receiver's up-path reversed down, so every round is channel-disjoint by
+  // construction and takes one step: log2 N steps, one link per processor, the
+  // reduce-information bound. Under one port and all-port alike (the processor has one
+  // link either way).
+  for (const int procs : {2, 4, 8, 16, 64, 256}) {
+    const std::string net = "fattree:" + std::to_string(procs);
+    const int rounds = std::countr_zero(static_cast<unsigned>(procs));
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()})
+      EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::ALLREDUCE, ports),
+                        "recursive doubling (fat tree"),
+                rounds)
+          << net;
+  }
+  // Several blocks without combining are not one accumulator a step: not offered; under
+  // combining one transfer carries them all, still log2 N steps.
+  Problem blocks = make_reduction_problem("fattree:16", CollectiveKind::ALLREDUCE, std::nullopt, 2);
+  const PathSet block_paths(blocks.topology, blocks.model);
+  for (const auto& d : reduction_designs(blocks, block_paths))
+    EXPECT_NE(d.design.rfind("recursive doubling (fat tree", 0), 0U) << d.design;
+  blocks.model.combining = true;
+  int combined = 0;
+  for (const auto& d : reduction_designs(blocks, block_paths))
+    if (d.design.rfind("recursive doubling (fat tree", 0) == 0) {
+      EXPECT_TRUE(verify_schedule(d.schedule).empty());
+      combined = d.schedule.steps;
+    }
+  EXPECT_EQ(combined, 4);
+  // A faulty fat tree keeps its name: without one up-link of switch s0.0 (processors 0
+  // and 1 climb through it in every round) the design steps aside, and whatever is
+  // offered verifies.
+  Problem p = make_reduction_problem("fattree:16", CollectiveKind::ALLREDUCE, std::nullopt);
+  const NodeId s00 = 16, s10 = 16 + 8;  // s0.0 and s1.0 (node N + l N/2 + w)
+  ASSERT_TRUE(p.topology.has_channel(s00, s10));
+  const std::vector<Channel> broken = {Channel{s00, s10}};
+  p.topology = p.topology.without_channels(broken);
+  const PathSet paths(p.topology, p.model);
+  for (const auto& d : reduction_designs(p, paths)) {
+    EXPECT_NE(d.design.rfind("recursive doubling (fat tree", 0), 0U) << d.design;
+    EXPECT_TRUE(verify_schedule(d.schedule).empty()) << d.design;
+  }
+}
+
 }  // namespace
 }  // namespace ccsched

@@ -203,6 +203,19 @@ TEST(ReductionDriver, HypercubeAllreduceOnePortIsProvenAtFourSteps) {
   EXPECT_EQ(info->value, 4);
 }
 
+TEST(ReductionDriver, FatTreeAllreduceIsProvenAtLog2Steps) {
+  // fattree:N: one link per processor, so the reduce-information bound is log2 N, and the
+  // fat tree's recursive doubling (engines/reduce/fattree.cpp) meets it under the default
+  // all-port model.
+  for (const std::string net : {"fattree:8", "fattree:64"}) {
+    const auto out = solve(make_reduction_problem(net, CollectiveKind::ALLREDUCE, std::nullopt));
+    expect_honest(out, net);
+    ASSERT_TRUE(out.schedule.has_value()) << net;
+    EXPECT_EQ(out.schedule->steps, net == "fattree:8" ? 3 : 6) << net;
+    EXPECT_TRUE(out.optimal) << net;
+  }
+}
+
 TEST(ReductionDriver, ClaimsOnSeveralNetworksAndKinds) {
   for (const std::string net : {"ring:8", "torus:4x4", "kautz:2,2", "complete:5"})
     for (auto kind : {CollectiveKind::REDUCE, CollectiveKind::ALLREDUCE,

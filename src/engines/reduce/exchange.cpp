@@ -304,6 +304,7 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
   add_lattice_designs(p, out);
   add_pinwheel_designs(p, out);
   add_staircase_designs(p, out);
+  add_fattree_designs(p, out);
   const int n = static_cast<int>(c.senders.size());
   bool wrap = false;
   const std::vector<int> sides = grid_sides(p, wrap);

@@ -690,9 +690,14 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
       add(recursive_doubling(problem, paths, orders[o], high),
           std::string("recursive-doubling") + (o == 0 ? "" : " (Gray order on a cycle)") +
               (high ? " (high bit first)" : ""));
+  // Past 4,096 processors on a grid the dimension-wise designs are left out as well: on
+  // mesh:128x128, where no direct exchange applies, they took 85 s for 106 steps and left
+  // the composition no time (docs/BENCHMARKS.md, "Beyond 1,024: meshes and fat trees at
+  // 16,384").
+  const bool run_dimension_wise = packed && !(grid && problem.topology.processor_count() > 4096);
   for (bool swing : {true, false})
     for (bool overlap : {false, true})
-      if (packed)
+      if (run_dimension_wise)
         add(dimension_wise(problem, paths, swing, overlap),
             std::string("dimension-wise ") + (swing ? "swing" : "recursive-doubling") +
                 (overlap ? " (dimensions overlapped)" : " (dimensions in turn)"));

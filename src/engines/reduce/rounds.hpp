@@ -76,5 +76,8 @@ void add_pinwheel_designs(const Problem& p, std::vector<ReductionCandidate>& out
 // The staircase exchange for ALLREDUCE on torus:NxN, N a power of two from 8
 // (staircase.cpp), appended to `out`.
 void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// Recursive doubling on fattree:N with fixed up- and down-paths (fattree.cpp), appended
+// to `out`.
+void add_fattree_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
 }  // namespace ccsched::reduce_detail
