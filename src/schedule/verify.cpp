@@ -1163,9 +1163,12 @@ class Verifier {
   }
 
   void replay_step(Step step, const std::vector<int>& list) {
+    // A copy keeps its value; the reduced values of an accumulator are kept once, as their
+    // union (`reduced`): on hypercube:16 a step of 458,752 reduces held a value of 8 KB
+    // each, 3.7 GB (docs/BENCHMARKS.md, "Beyond 1,024: ALLREDUCE at 65,536, second round").
     struct Receive {
       int transfer;
-      SenderSet value;
+      SenderSet value;  // copies only
       ReductionRecv recv;
     };
     // All writers of each accumulator in this step, in transfer order.
@@ -1230,7 +1233,8 @@ class Verifier {
                             nodes_of(value.common(so_far->second))));
           so_far->second |= value;
         }
-        receives[key].push_back({i, std::move(value), tr.recv});
+        receives[key].push_back(
+            {i, tr.recv == ReductionRecv::copy ? std::move(value) : SenderSet(), tr.recv});
       }
     }
     // End of the step. After a violation the order is a choice: copies first (the last one
@@ -1241,8 +1245,10 @@ class Verifier {
       SenderSet next = current(v, b);
       for (const auto& r : list_of)
         if (r.recv == ReductionRecv::copy) next = r.value;
-      for (const auto& r : list_of)
-        if (r.recv == ReductionRecv::reduce) next |= r.value;
+      if (const auto it = reduced.find(key); it != reduced.end()) {
+        next |= it->second;
+        reduced.erase(it);
+      }
       acc_.insert_or_assign(key, std::move(next));
       touched_[v].push_back(b);  // repeats are removed once, in check_results
     }

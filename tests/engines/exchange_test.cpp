@@ -85,13 +85,15 @@ TEST(ExchangeDesigns, StarExchangesOnHypercubes) {
   // The star exchanges (engines/reduce/cube.cpp): every step a set of vectors with
   // disjoint supports, each a wormhole path in e-cube order, so every step is
   // channel-disjoint by construction and the steps are the stars: hypercube:3 2
-  // ({0,e1,e2,e3} + {0,111}), :4 3, :5 3, :6 4, :8 5, :10 5 all-port (recursive doubling
-  // n). With 3 ports the stars of the 10-dimensional block (7 vectors) do not fit: :10 then
-  // splits into 5 + 5 dimensions, 6 steps. One port: no star beats recursive doubling, the
-  // design is not offered.
-  const std::map<std::string, int> all_port = {{"hypercube:3", 2}, {"hypercube:4", 3},
-                                               {"hypercube:5", 3}, {"hypercube:6", 4},
-                                               {"hypercube:8", 5}, {"hypercube:10", 5}};
+  // ({0,e1,e2,e3} + {0,111}), :4 3, :5 3, :6 4, :7 4, :8 4, :9 5, :10 5 all-port (recursive
+  // doubling n; :7, :8 and :9 from the linear construction of bench/star_tiling.py, 5, 5
+  // and 6 before). With 3 ports the stars of the 10-dimensional block (7 vectors) do not
+  // fit: :10 then splits into 9 + 1 or 5 + 5 dimensions, 6 steps; :7 and :9 take their
+  // 3-star blocks, 4 and 5 steps, the reduce-information bound ceil(n / 2). One port: no
+  // star beats recursive doubling, the design is not offered.
+  const std::map<std::string, int> all_port = {
+      {"hypercube:3", 2}, {"hypercube:4", 3}, {"hypercube:5", 3}, {"hypercube:6", 4},
+      {"hypercube:7", 4}, {"hypercube:8", 4}, {"hypercube:9", 5}, {"hypercube:10", 5}};
   for (const auto& [net, steps] : all_port) {
     EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::ALLREDUCE, std::nullopt),
                       "star exchange"),
@@ -104,6 +106,12 @@ TEST(ExchangeDesigns, StarExchangesOnHypercubes) {
   EXPECT_EQ(best_of(verified_designs("hypercube:5", CollectiveKind::ALLREDUCE, 3),
                     "star exchange"),
             3);
+  EXPECT_EQ(best_of(verified_designs("hypercube:7", CollectiveKind::ALLREDUCE, 3),
+                    "star exchange"),
+            4);
+  EXPECT_EQ(best_of(verified_designs("hypercube:9", CollectiveKind::ALLREDUCE, 3),
+                    "star exchange"),
+            5);
   EXPECT_EQ(best_of(verified_designs("hypercube:6", CollectiveKind::ALLREDUCE, 1),
                     "star exchange"),
             0);
@@ -169,8 +177,9 @@ TEST(ExchangeDesigns, StarFactorisationsUpToSixteenDimensions) {
   // The stars of the star exchange (engines/reduce/cube.cpp) for hypercube:2..16 all-port:
   // each step's vectors have pairwise disjoint supports (so the step is channel-disjoint)
   // and the stars' sum is direct and all of Z_2^n, checked here by enumerating it; the
-  // steps are within 3 of the reduce-information bound ceil(log_{n+1} 2^n) up to n = 14,
-  // and the schedule itself verifies on hypercube:11 (the first of the new blocks).
+  // steps are within 3 of the reduce-information bound ceil(log_{n+1} 2^n) up to n = 16
+  // (n = 16: 7 stars, the linear construction of bench/star_tiling.py; 8 before), and the
+  // schedule itself verifies on hypercube:11 (the first of the annealed blocks).
   for (int n = 2; n <= 16; ++n) {
     const auto stars = star_factorisation(n, n);
     std::vector<unsigned> sum{0};
@@ -196,28 +205,32 @@ TEST(ExchangeDesigns, StarFactorisationsUpToSixteenDimensions) {
     EXPECT_EQ(sum.size(), std::size_t{1} << n) << n;
     int bound = 0;
     for (double reach = 1; reach < std::ldexp(1.0, n); reach *= n + 1) ++bound;
-    if (n <= 14) {
-      EXPECT_LE(static_cast<int>(stars.size()), bound + 3) << n;
-    }
+    EXPECT_LE(static_cast<int>(stars.size()), bound + 3) << n;
   }
+  EXPECT_EQ(star_factorisation(16, 16).size(), 7U);
   EXPECT_EQ(best_of(verified_designs("hypercube:11", CollectiveKind::ALLREDUCE, std::nullopt),
                     "star exchange"),
             static_cast<int>(star_factorisation(11, 11).size()));
 }
 
 TEST(ExchangeDesigns, StaircaseExchangeOnTori) {
-  // The staircase exchange (engines/reduce/staircase.cpp) on torus:NxN, N = 2M: clusters of M
-  // on staircases, a 5-ary tree on each in ceil(log_5 (M + 1)) steps in and out, and among
-  // the leaders one star of three for the half-turns plus one star per base-4 digit of
-  // Z_M; every phase is invariant under the leaders' lattice, so it is one step per phase by
-  // construction. Not offered with 3 ports, nor on a mesh or a side that is not a power of
-  // two.
+  // The staircase exchange (engines/reduce/staircase.cpp) on torus:NxN, leaders' index M =
+  // N/2 or N: clusters of M on staircases, a 5-ary tree on each in ceil(log_5 (M + 1)) steps
+  // in and out, and among the leaders (when M = N/2) one star of three for the half-turns
+  // plus one star per base-4 digit of Z_M; every phase is invariant under the leaders'
+  // lattice, so it is one step per phase by construction. M = N wins on torus:16x16 (6
+  // steps against 7), :64x64 (9 against 10) and :256x256 (12 against 13). Not offered with
+  // 3 ports, nor on a mesh or a side that is not a power of two.
   auto formula = [](int side) {
-    const int m = side / 2;
-    int cluster = 0, digits = 0;
-    for (int reach = 1; reach <= m; reach *= 5) ++cluster;
-    for (int cover = 1; cover < m; cover *= 4) ++digits;
-    return 2 * cluster + 1 + digits;
+    int best = 0;
+    for (const int m : {side / 2, side}) {
+      int cluster = 0, digits = 0;
+      for (int reach = 1; reach <= m; reach *= 5) ++cluster;
+      for (int cover = 1; cover < m; cover *= 4) ++digits;
+      const int steps = 2 * cluster + (m < side ? 1 : 0) + digits;
+      if (best == 0 || steps < best) best = steps;
+    }
+    return best;
   };
   for (const int side : {8, 16}) {
     const std::string net = "torus:" + std::to_string(side) + "x" + std::to_string(side);
@@ -230,7 +243,10 @@ TEST(ExchangeDesigns, StaircaseExchangeOnTori) {
               0);
   }
   EXPECT_EQ(formula(8), 4);
+  EXPECT_EQ(formula(16), 6);
+  EXPECT_EQ(formula(64), 9);
   EXPECT_EQ(formula(128), 10);
+  EXPECT_EQ(formula(256), 12);
   EXPECT_EQ(best_of(verified_designs("torus:32x32", CollectiveKind::ALLREDUCE, std::nullopt),
                     "staircase exchange"),
             formula(32));

@@ -33,9 +33,21 @@
 //   n = 14: {16383}, one star of 7, five of 3                                     7 steps
 //   n = 15: {32767}, two stars of 7, four of 3                                    7 steps
 // (simulated annealing over the labels "coordinate i lies in vector j of star t", the
-// objective the characters no star kills; the all-ones star kills every odd weight). These
-// are the fewest star steps for n = 11..14 and 16 (hypercube:14 and :16: 7, reduce-information
-// bound 4): a weight-2 character e_i + e_j is killed only by a 2-star whose vector holds
+// objective the characters no star kills; the all-ones star kills every odd weight), and
+// from linear algebra (bench/star_tiling.py, whose docstring has the proof): the all-ones
+// vector, a stars of 3 and b stars of 7 covering all n = 1 + 2a + 3b coordinates, coordinate
+// i in vector g_s(i) (a nonzero vector of Z_2^2) of the 3-star s and in vector f_t(i) = M_t c_i
+// (a nonzero vector of Z_2^3) of the 7-star t, c_i = (1, g_1(i), ..., g_a(i)): an even
+// character left by the 3-stars has sum c_i = 0, so the block parities of every 7-star lie in
+// the simplex code (weight 0 or 4), and the columns (c_i, e_{f_1(i)}, ...) being independent
+// leaves no character unkilled:
+//   n = 7: {127} and three stars of 3                                           4 steps
+//   n = 8: {255}, one star of 7, two of 3                                         4 steps
+//   n = 9: {511} and four stars of 3                                              5 steps
+//   n = 16: {65535}, three stars of 7, three of 3                                 7 steps
+// With 3 ports the 3-star blocks (n = 2a + 1: a + 1 steps) meet the reduce-information bound
+// ceil(n / 2). These are the fewest star steps for n = 11..14 and 16 (hypercube:14 and :16: 7,
+// reduce-information bound 4): a weight-2 character e_i + e_j is killed only by a 2-star whose vector holds
 // one of i, j or a 4-star with i and j in different vectors (8- and 16-stars need 4 and 8
 // odd products), and the 2-stars' vectors cover every coordinate (unit vectors); so with a
 // 2-stars and b 4-stars the coordinates with one pattern of 2-star membership need distinct
@@ -69,6 +81,9 @@ const std::vector<Block>& blocks() {
       {1, {{1}}},
       {3, {{1, 2, 4}, {7}}},
       {5, {{2, 4, 8}, {1, 14, 16}, {31}}},
+      {7, {{127}, {31, 32, 64}, {103, 8, 16}, {121, 2, 4}}},
+      {8, {{255}, {4, 1, 64, 128, 16, 10, 32}, {7, 24, 224}, {41, 66, 148}}},
+      {9, {{511}, {127, 128, 256}, {415, 32, 64}, {487, 8, 16}, {505, 2, 4}}},
       {10, {{4, 8, 32, 64, 128, 257, 530}, {1023}, {154, 353, 516}, {76, 275, 672}, {3, 24, 288}}},
       {11, {{2047}, {351, 128, 1024}, {8, 992, 1025}, {14, 1473, 560}, {1557, 160, 330},
             {22, 1288, 737}}},
@@ -81,6 +96,9 @@ const std::vector<Block>& blocks() {
       {15, {{32767}, {5120, 128, 16641, 528, 64, 10272, 14},
             {16416, 1536, 258, 21, 8256, 6144, 136}, {17764, 10771, 4232}, {19460, 98, 8977},
             {522, 6480, 8353}, {16457, 548, 15762}}},
+      {16, {{65535}, {20992, 138, 68, 48, 1, 3072, 41216}, {32784, 8, 1024, 384, 14340, 16387, 608},
+            {8320, 20, 34304, 16416, 2050, 320, 4105}, {255, 7936, 57344}, {25351, 33816, 6368},
+            {10537, 36930, 18068}}},
   };
   return table;
 }

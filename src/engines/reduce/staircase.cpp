@@ -1,7 +1,9 @@
-// Staircase exchange for ALLREDUCE on torus:NxN, N = 2M a power of two, M >= 4 (docs/ENGINES.md,
+// Staircase exchange for ALLREDUCE on torus:NxN, N a power of two from 8 (docs/ENGINES.md,
 // "Reductions: staircase exchange"). The lattice exchange of torus:32x32 (lattice.cpp) for
-// every such side: the same leaders' lattice and staircase clusters, index M = N/2 instead of
-// 16, the cluster broadcast a 5-ary tree of any depth and the leaders' stars in closed form.
+// every such side: the same leaders' lattice and staircase clusters, index M = N/2 or N
+// instead of 16, the cluster broadcast a 5-ary tree of any depth and the leaders' stars in
+// closed form. M = N/2 is described below; with M = N the leaders are a(1, 1), one a row,
+// and only the digit stars are needed (no half-turn, no second leader in a row).
 // Coordinates (x, y) = (column, row); E is x + 1, N is y + 1, all modulo N.
 //   - Leaders: L = {(x, y) : x - y = 0 mod M}, two per row, 2N in all. A channel's class is
 //     (x - y mod M at its tail, its direction); translates by L of one shape of transfers
@@ -35,9 +37,10 @@
 //     M), and {0, 1, 2, -1} is a full set of residues mod 4; when M = 2 * 4^j a last star
 //     {(M/2, M/2): E^(M/2) N^(M/2)}. The sum is direct and covers L mod N, so after
 //     1 + ceil(log_4 M) steps every leader holds all clusters. All paths are minimal.
-// 2 S + 1 + ceil(log_4 M) steps all-port: torus:8x8 4, torus:16x16 and torus:32x32 7,
-// torus:64x64 and torus:128x128 10, torus:256x256 13. Needs 4 ports. No pair tables: the
-// transfers are written directly, O(p) of them.
+// 2 S + 1 + ceil(log_4 M) steps all-port for M = N/2, 2 S + ceil(log_4 N) for M = N, the
+// fewer taken: torus:8x8 4, torus:16x16 6 (M = N), torus:32x32 7, torus:64x64 9 (M = N),
+// torus:128x128 10, torus:256x256 12 (M = N; 13 with M = N/2). Needs 4 ports. No pair
+// tables: the transfers are written directly, O(p) of them.
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -148,7 +151,16 @@ void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& ou
   if (!wrap || sides.size() != 2 || sides[0] != sides[1] || sides[0] < 8 ||
       !std::has_single_bit(static_cast<unsigned>(sides[0])))
     return;
-  const int n = sides[0], m = n / 2;
+  const int n = sides[0];
+  // The leaders' index m: n / 2 (a first star for the half-turn and the two leaders of a
+  // row) or n (one leader a row, clusters twice as long, digit stars only), the fewer steps.
+  const auto steps_for = [n](int index) {
+    int cluster = 0, stars = index == n ? 0 : 1, d = 1;
+    for (long long reach = 1; reach < index + 1; reach *= 5) ++cluster;
+    for (; 4 * d <= index; d *= 4) ++stars;
+    return 2 * cluster + stars + (d < index ? 1 : 0);
+  };
+  const int m = steps_for(n) < steps_for(n / 2) ? n : n / 2;
   Planner plan;
   plan.lo = -(m / 2 - 1);
   plan.pos.resize(static_cast<std::size_t>(m));
@@ -166,8 +178,9 @@ void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& ou
 
   // The leaders' stars.
   std::vector<std::vector<std::vector<Step2>>> stars;
-  stars.push_back({run({}, m, kNorth), run({}, m, kEast),
-                   run(run({kWest}, m, kSouth), m - 1, kWest)});
+  if (m < n)
+    stars.push_back({run({}, m, kNorth), run({}, m, kEast),
+                     run(run({kWest}, m, kSouth), m - 1, kWest)});
   int d = 1;
   for (; 4 * d <= m; d *= 4)
     stars.push_back({run(run({}, d, kEast), d, kNorth), run(run({}, 2 * d, kNorth), 2 * d, kEast),
