@@ -15,8 +15,11 @@
 namespace ccsched {
 namespace {
 
-int reception_cap(const Problem& p, NodeId v) {
-  return std::min(effective_ports(p), static_cast<int>(p.topology.in_channels(v).size()));
+// `ports` is effective_ports(p), computed once by the caller: under all ports it scans
+// every processor, so once per processor was quadratic (hypercube:16 REDUCE spent minutes
+// in the bounds before any row ran).
+int reception_cap(const Problem& p, int ports, NodeId v) {
+  return std::min(ports, static_cast<int>(p.topology.in_channels(v).size()));
 }
 
 // ⌈log_{k+1} m⌉: the first step after which an accumulator can hold m inputs
@@ -34,11 +37,12 @@ void add_block_bounds(const Problem& problem, BoundReport& report) {
   const Topology& t = problem.topology;
   const long long p = static_cast<long long>(c.senders.size());
   if (problem.model.combining || p < 2) return;
+  const int ports = effective_ports(problem);
   long long capacity = 0;
   int k = 0;
   for (NodeId v : t.processors()) {
-    capacity += reception_cap(problem, v);
-    k = std::max(k, reception_cap(problem, v));
+    capacity += reception_cap(problem, ports, v);
+    k = std::max(k, reception_cap(problem, ports, v));
   }
   if (capacity == 0 || k == 0) return;
   const long long B = c.blocks;
@@ -73,7 +77,7 @@ void add_block_bounds(const Problem& problem, BoundReport& report) {
     if (target.block != 0) continue;
     const long long m = static_cast<long long>(target.senders.size());
     if (m < 2) continue;
-    const int cap = reception_cap(problem, target.node);
+    const int cap = reception_cap(problem, ports, target.node);
     if (cap == 0) continue;
     const int steps = information_steps(m, k) - 1 + static_cast<int>((B + cap - 1) / cap);
     if (steps > best) {
@@ -90,8 +94,8 @@ void add_block_bounds(const Problem& problem, BoundReport& report) {
                      "its own reception, at most {} per step: {} − 1 + ⌈{}/{}⌉ = {}",
                      t.display_name(best_node), best_m, B, best_m, k + 1, best_m,
                      information_steps(best_m, k), t.display_name(best_node),
-                     reception_cap(problem, best_node), information_steps(best_m, k), B,
-                     reception_cap(problem, best_node), best),
+                     reception_cap(problem, ports, best_node), information_steps(best_m, k), B,
+                     reception_cap(problem, ports, best_node), best),
          "ccsched (docs/BOUNDS.md §reduce-completion)"});
 }
 

@@ -16,8 +16,11 @@ namespace {
 
 // Receptions a processor can complete in one step: one per port and one per channel into
 // it (two transfers of a step never share a channel, and each ends on its own channel).
-int reception_cap(const Problem& p, NodeId v) {
-  return std::min(effective_ports(p), static_cast<int>(p.topology.in_channels(v).size()));
+// `ports` is effective_ports(p), computed once by the caller: under all ports it scans
+// every processor, so once per processor was quadratic (hypercube:16 REDUCE spent minutes
+// in the bounds before any row ran).
+int reception_cap(const Problem& p, int ports, NodeId v) {
+  return std::min(ports, static_cast<int>(p.topology.in_channels(v).size()));
 }
 
 // Hop distances under store-and-forward, where every transfer is one channel between two
@@ -101,6 +104,7 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
   const Topology& t = problem.topology;
   BoundReport report;
   const long long p = static_cast<long long>(c.senders.size());
+  const int ports = effective_ports(problem);
   // Which sender must reach which node: (sender, target) pairs of R3, visited one by one
   // (an ALLREDUCE has p² of them: never held as a list).
   auto for_each_pair = [&](auto&& visit) {
@@ -113,7 +117,7 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
   // reduce-information: M(t), the largest accumulator after step t, obeys
   // M(t) <= (K+1) M(t-1), M(0) = 1; some accumulator must reach p senders.
   int k = 0;
-  for (NodeId v : t.processors()) k = std::max(k, reception_cap(problem, v));
+  for (NodeId v : t.processors()) k = std::max(k, reception_cap(problem, ports, v));
   if (p >= 2) {
     if (k == 0) throw Unsupported("no processor can receive anything", "bounds");
     int steps = 0;
@@ -140,7 +144,7 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
     const int n = t.node_count();
     int kout = 0;
     for (NodeId v : t.processors())
-      kout = std::max(kout, std::min(effective_ports(problem),
+      kout = std::max(kout, std::min(ports,
                                      static_cast<int>(t.out_channels(v).size())));
     std::vector<char> is_target(n, 0), is_sender(n, 0);
     for (const auto& tg : targets)
@@ -262,7 +266,7 @@ BoundReport reduction_lower_bounds(const Problem& problem, const PathSet& paths)
   // p-1 reduce transfers; each carries one block, and a step completes at most R of them.
   if (!problem.model.combining && p >= 2) {
     long long capacity = 0;
-    for (NodeId v : t.processors()) capacity += reception_cap(problem, v);
+    for (NodeId v : t.processors()) capacity += reception_cap(problem, ports, v);
     const long long needed = static_cast<long long>(c.blocks) * (p - 1);
     if (capacity > 0) {
       const int steps = static_cast<int>((needed + capacity - 1) / capacity);

@@ -392,9 +392,15 @@ TEST(HypercubeBroadcast, DesignedStepsOnEveryDimensionAndPortCount) {
         EXPECT_EQ(testing_support::violations_text(*s), "") << what;
         EXPECT_EQ(s->steps, (n + m - 1) / m) << what;
         EXPECT_GE(s->steps, bound) << what;
-        if (!ports) EXPECT_LE(s->steps, bound + 1) << what;
-        if (!ports && n != 5 && n != 10) EXPECT_EQ(s->steps, bound) << what;
-        if (ports == 1) EXPECT_EQ(s->steps, n) << what;
+        if (!ports) {
+          EXPECT_LE(s->steps, bound + 1) << what;
+        }
+        if (!ports && n != 5 && n != 10) {
+          EXPECT_EQ(s->steps, bound) << what;
+        }
+        if (ports == 1) {
+          EXPECT_EQ(s->steps, n) << what;
+        }
         const auto again = hypercube_broadcast(p, 3);
         ASSERT_TRUE(again.has_value());
         EXPECT_EQ(testing_support::fingerprint(*again), testing_support::fingerprint(*s)) << what;

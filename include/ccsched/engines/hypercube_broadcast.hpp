@@ -23,11 +23,13 @@
 
 namespace ccsched {
 
-// Whether the design applies: one message from one root to every other processor of a
-// generated, fault-free hypercube:n (n <= 24), wormhole switching, no combining.
+// Whether the design may apply (cheap: names and counts): one message from one root to
+// every other processor of a fault-free hypercube:n (n <= 24), wormhole switching, no
+// combining. hypercube_broadcast then checks the channels themselves.
 bool hypercube_broadcast_applies(const Problem& problem);
 
-// The broadcast, or nothing when the design does not apply, its search finds no vectors
+// The broadcast, or nothing when the design does not apply (also when the channels are
+// not exactly those of hypercube:n), its search finds no vectors
 // for some step (not seen for n <= 18), or the budget ends first. The same seed gives
 // the same schedule. Not verified here; the driver verifies whatever it keeps.
 std::optional<Schedule> hypercube_broadcast(const Problem& problem, std::uint64_t seed,
