@@ -87,6 +87,8 @@ const std::vector<Pinned>& pinned_cases() {
       {"kautz:3,2", K::OAS, {}, {"10-02"}, kWh, 60, 4, 4, true, "", "relay job shop"},
       // Reductions: the dual broadcast, the exact search, the designs.
       {"ring:8", K::REDUCE, {}, {}, kWh, 60, 2, 2, true, "", "reduce-dual(region broadcast)"},
+      {"hypercube:6", K::REDUCE, {}, {}, kWh, 60, 3, 3, true, "",
+       "reduce-dual(hypercube broadcast)"},
       // REDUCESCATTER: the lockstep translated trees meet reduce-merge (docs/ENGINES.md,
       // "Several blocks"), a row before the dual broadcast.
       {"torus:4x4", K::REDUCESCATTER, {}, {}, kWh, 60, 4, 4, true, "",
