@@ -12,6 +12,7 @@
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/greedy.hpp"
+#include "ccsched/engines/hypercube_broadcast.hpp"
 #include "ccsched/engines/spread.hpp"
 #include "ccsched/engines/tree_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
@@ -350,6 +351,102 @@ TEST(QuadrantBroadcast, FourFoldGrowthOnTwoDimensionalMeshes) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace ccsched
+
+namespace ccsched {
+namespace {
+
+// The hypercube broadcast (hypercube_broadcast.cpp; docs/ENGINES.md, "Hypercube
+// broadcast") on every dimension 1..10 under all ports, one, two, three and seven ports,
+// from the root 0 and from another: valid, never below the lower bound, exactly
+// ceil(n / m) steps with m = floor(log2(k + 1)), so within one step of the informed-set
+// bound under all ports (at it for n = 1..4 and 6..9), n steps (the bound) under one
+// port; the same seed gives the same schedule, another seed may differ but is as long.
+TEST(HypercubeBroadcast, DesignedStepsOnEveryDimensionAndPortCount) {
+  for (int n = 1; n <= 10; ++n) {
+    const std::string spec = "hypercube:" + std::to_string(n);
+    for (const std::optional<int> ports :
+         {std::optional<int>{}, std::optional<int>{1}, std::optional<int>{2},
+          std::optional<int>{3}, std::optional<int>{7}}) {
+      if (ports && *ports > n) continue;
+      Problem p = make_problem(spec, CollectiveKind::OAB);
+      p.model.ports = ports;
+      const PathSet paths(p.topology, p.model);
+      const int bound = lower_bounds(p, paths).best;
+      const int k = ports.value_or(n);
+      int m = 0;
+      while ((1 << (m + 1)) - 1 <= k) ++m;
+      for (const NodeId root : {NodeId{0}, NodeId{(1 << n) - 1 - (n > 2 ? 2 : 0)}}) {
+        CollectiveRequest request;
+        request.kind = CollectiveKind::OAB;
+        request.root = std::to_string(root);
+        p.collective = make_collective(p.topology, request);
+        const std::string what = spec + " ports " + std::to_string(ports.value_or(0)) +
+                                 " root " + std::to_string(root);
+        ASSERT_TRUE(hypercube_broadcast_applies(p)) << what;
+        const auto s = hypercube_broadcast(p, 3);
+        ASSERT_TRUE(s.has_value()) << what;
+        EXPECT_EQ(testing_support::violations_text(*s), "") << what;
+        EXPECT_EQ(s->steps, (n + m - 1) / m) << what;
+        EXPECT_GE(s->steps, bound) << what;
+        if (!ports) {
+          EXPECT_LE(s->steps, bound + 1) << what;
+        }
+        if (!ports && n != 5 && n != 10) {
+          EXPECT_EQ(s->steps, bound) << what;
+        }
+        if (ports == 1) {
+          EXPECT_EQ(s->steps, n) << what;
+        }
+        const auto again = hypercube_broadcast(p, 3);
+        ASSERT_TRUE(again.has_value());
+        EXPECT_EQ(testing_support::fingerprint(*again), testing_support::fingerprint(*s)) << what;
+        const auto other = hypercube_broadcast(p, 11);
+        ASSERT_TRUE(other.has_value());
+        EXPECT_EQ(other->steps, s->steps) << what;
+      }
+    }
+  }
+}
+
+// On the tiniest cubes the exhaustive oracle (tests/support/oracle.hpp, written apart
+// from the engines) gives the optimum: the design meets it all-port and one-port.
+TEST(HypercubeBroadcast, MeetsTheOracleOnTinyCubes) {
+  for (const int n : {1, 2, 3}) {
+    for (const std::optional<int> ports : {std::optional<int>{}, std::optional<int>{1}}) {
+      Problem p = make_problem("hypercube:" + std::to_string(n), CollectiveKind::OAB);
+      p.model.ports = ports;
+      const oracle::Result r = oracle::minimum_steps(p);
+      ASSERT_EQ(r.status, oracle::Status::solved) << n;
+      const auto s = hypercube_broadcast(p, 1);
+      ASSERT_TRUE(s.has_value()) << n;
+      EXPECT_EQ(testing_support::violations_text(*s), "") << n;
+      EXPECT_EQ(s->steps, r.steps) << "hypercube:" << n << " ports " << ports.value_or(0);
+    }
+  }
+}
+
+// 4,096 processors all-port: 4 steps, the bound (4,095 transfers, one per receiver).
+// Declined: another network, a faulty cube, several messages, store-and-forward.
+TEST(HypercubeBroadcast, FourStepsOnTwelveDimensionsAndDeclinesTheRest) {
+  Problem p = make_problem("hypercube:12", CollectiveKind::OAB);
+  p.model.ports.reset();
+  const auto s = hypercube_broadcast(p, 1, Budget(60.0 * testing::kSlow));
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(verify_schedule(*s).size(), 0u);
+  EXPECT_EQ(s->steps, 4);
+  EXPECT_EQ(s->transfers.size(), 4095u);
+  EXPECT_EQ(bound_of(p, PathSet(p.topology, p.model)), 4);
+  EXPECT_FALSE(hypercube_broadcast_applies(make_problem("torus:4x4", CollectiveKind::OAB)));
+  EXPECT_FALSE(hypercube_broadcast_applies(
+      make_problem("hypercube:4", CollectiveKind::OAB, std::nullopt, {"0-1"})));
+  EXPECT_FALSE(hypercube_broadcast_applies(make_problem("hypercube:4", CollectiveKind::AAB)));
+  Problem sf = make_problem("hypercube:4", CollectiveKind::OAB);
+  sf.model.switching = Switching::store_and_forward;
+  EXPECT_FALSE(hypercube_broadcast(sf, 1).has_value());
 }
 
 }  // namespace

@@ -59,9 +59,8 @@ constexpr auto kWh = Switching::wormhole;
 
 const std::vector<Pinned>& pinned_cases() {
   static const std::vector<Pinned> cases = {
-      // One-message broadcasts: the region broadcast meets the bound.
-      {"ring:8", K::OAB, {}, {}, kWh, 60, 2, 2, true, "", "region broadcast"},
-      {"hypercube:4", K::OAB, {}, {}, kWh, 60, 2, 2, true, "", "region broadcast"},
+      // One-message broadcasts: the hypercube and region broadcasts meet the bound.
+      {"hypercube:4", K::OAB, {}, {}, kWh, 60, 2, 2, true, "", "hypercube broadcast"},
       {"fbtree:15", K::OAB, 1, {}, kWh, 60, 4, 4, true, "", "region broadcast"},
       {"mesh:3x3", K::OAB, 1, {"0-1"}, kWh, 60, 4, 4, true, "", "region broadcast"},
       // All-to-all broadcasts: gossip, or the constructive designs.
@@ -88,6 +87,8 @@ const std::vector<Pinned>& pinned_cases() {
       {"kautz:3,2", K::OAS, {}, {"10-02"}, kWh, 60, 4, 4, true, "", "relay job shop"},
       // Reductions: the dual broadcast, the exact search, the designs.
       {"ring:8", K::REDUCE, {}, {}, kWh, 60, 2, 2, true, "", "reduce-dual(region broadcast)"},
+      {"hypercube:6", K::REDUCE, {}, {}, kWh, 60, 3, 3, true, "",
+       "reduce-dual(hypercube broadcast)"},
       // REDUCESCATTER: the lockstep translated trees meet reduce-merge (docs/ENGINES.md,
       // "Several blocks"), a row before the dual broadcast.
       {"torus:4x4", K::REDUCESCATTER, {}, {}, kWh, 60, 4, 4, true, "",

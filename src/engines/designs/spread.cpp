@@ -768,9 +768,11 @@ std::optional<Schedule> region_broadcast(const Problem& problem, const PathSet& 
         }
   // No attempt can beat the informed-set bound (holders grow at most (k+1)-fold a step, k
   // the ports a processor can use: seed 000 §3), so a design there is kept at once.
+  // (effective_ports scans every processor under all ports: taken once, not per processor.)
   int fanout = 0;
+  const int ports = effective_ports(problem);
   for (const NodeId v : problem.topology.processors())
-    fanout = std::max(fanout, std::min(effective_ports(problem),
+    fanout = std::max(fanout, std::min(ports,
                                        static_cast<int>(problem.topology.out_channels(v).size())));
   int informed_bound = 0;
   for (long long reach = 1; reach < problem.topology.processor_count(); reach *= fanout + 1)

@@ -11,6 +11,9 @@ namespace ccsched::driver {
 // The direct gather design (all-to-one gathers; written before the parallel designs).
 bool gather_applies(const Search& s);
 Attempt gather_row(Search& s, const Budget& budget, int target);
+// The hypercube broadcast (one-to-all on hypercube:n; written before the parallel designs).
+bool hypercube_broadcast_row_applies(const Search& s);
+Attempt hypercube_broadcast_row(Search& s, const Budget& budget, int target);
 // Closed-form designs (parallel: they read only the problem).
 bool constructive_applies(const Search& s);
 Attempt constructive(Search& s, const Budget& budget, int target);
