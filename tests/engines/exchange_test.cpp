@@ -10,6 +10,8 @@
 #include <map>
 
 #include "../support/reduction_problems.hpp"
+#include "ccsched/bounds/bounds.hpp"
+#include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/stars.hpp"
 #include "ccsched/schedule/verify.hpp"
@@ -300,6 +302,57 @@ TEST(ExchangeDesigns, RecursiveDoublingOnFatTrees) {
   for (const auto& d : reduction_designs(p, paths)) {
     EXPECT_NE(d.design.rfind("recursive doubling (fat tree", 0), 0U) << d.design;
     EXPECT_TRUE(verify_schedule(d.schedule).empty()) << d.design;
+  }
+}
+
+TEST(ExchangeDesigns, DirectPrefixNetworks) {
+  // The prefix networks written directly (engines/reduce/scan.cpp): Brent-Kung radix 2 on
+  // row-major tori and meshes (row, then column), hypercubes and fat trees takes one step
+  // a round, 2 log2 p - 1, one-port and all-port; Hillis-Steele on the hypercube (low
+  // bits first) log2 p. Every schedule verifies and never undercuts a lower bound.
+  for (const std::string net : {"torus:8x8", "torus:16x16", "mesh:4x8", "mesh:8x8",
+                                "hypercube:4", "hypercube:7", "fattree:16", "fattree:64"})
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+      const Problem p = make_reduction_problem(net, CollectiveKind::SCAN, ports);
+      const int n = p.topology.processor_count();
+      const int log = std::countr_zero(static_cast<unsigned>(n));
+      const auto d = verified_designs(net, CollectiveKind::SCAN, ports);
+      EXPECT_EQ(best_of(d, "brent-kung (direct"), 2 * log - 1) << net;
+      const bool cube = net.rfind("hypercube", 0) == 0;
+      EXPECT_EQ(best_of(d, "hillis-steele (direct"), cube ? log : 0) << net;
+      const PathSet paths(p.topology, p.model);
+      for (const LowerBound& b : lower_bounds(p, paths).bounds)
+        EXPECT_LE(b.value, cube ? log : 2 * log - 1) << net << " " << b.name;
+    }
+  // On tiny networks the driver proves the optimum (the exact search): the designs never
+  // beat it.
+  for (const std::string net : {"mesh:2x2", "hypercube:2", "fattree:4", "fattree:8"})
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+      const Problem p = make_reduction_problem(net, CollectiveKind::SCAN, ports);
+      SolveRequest request;
+      request.time_limit = 60.0;
+      const SolveOutcome out = solve_problem(p, request);
+      ASSERT_TRUE(out.schedule) << net;
+      EXPECT_TRUE(out.optimal) << net << ": " << out.reason;
+      const auto d = verified_designs(net, CollectiveKind::SCAN, ports);
+      const int direct = best_of(d, "brent-kung (direct");
+      EXPECT_GT(direct, 0) << net;
+      EXPECT_GE(direct, out.schedule->steps) << net;
+    }
+  // Not offered on other families; on a faulty copy that keeps the name a path loses a
+  // channel and the design steps aside.
+  EXPECT_EQ(best_of(verified_designs("kautz:2,3", CollectiveKind::SCAN, std::nullopt),
+                    "brent-kung (direct"),
+            0);
+  for (const std::string net : {"torus:4x4", "fattree:8"}) {
+    Problem p = make_reduction_problem(net, CollectiveKind::SCAN, std::nullopt);
+    const std::vector<Channel> broken = {net[0] == 't' ? Channel{0, 1} : Channel{8, 12}};
+    p.topology = p.topology.without_channels(broken);
+    const PathSet paths(p.topology, p.model);
+    for (const auto& d : reduction_designs(p, paths)) {
+      EXPECT_TRUE(verify_schedule(d.schedule).empty()) << net << " " << d.design;
+      EXPECT_NE(d.design.rfind("brent-kung (direct", 0), 0U) << net << " " << d.design;
+    }
   }
 }
 

@@ -702,10 +702,16 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
             std::string("dimension-wise ") + (swing ? "swing" : "recursive-doubling") +
                 (overlap ? " (dimensions overlapped)" : " (dimensions in turn)"));
   if (!direct_first) add_exchange_designs(problem, paths, out);
-  add_prefix_designs(problem, paths, out);
+  // A SCAN past 4,096 processors takes the prefix networks written directly when they
+  // apply (scan.cpp); the packed ones list paths for minutes there (torus:128x128: 222
+  // steps within the time limit, the direct Brent-Kung 27 in seconds).
+  const std::size_t before = out.size();
+  add_direct_scan_designs(problem, out);
+  const bool scan_packed = !(direct_first && out.size() > before);
+  if (scan_packed) add_prefix_designs(problem, paths, out);
   add(ring(problem, paths), "ring");
-  add(hillis_steele(problem, paths), "hillis-steele");
-  add(chain_scan(problem, paths), "chain-scan");
+  if (scan_packed) add(hillis_steele(problem, paths), "hillis-steele");
+  if (scan_packed) add(chain_scan(problem, paths), "chain-scan");
   return out;
 }
 
