@@ -220,13 +220,17 @@ void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& 
     return;
   }
   try {
-    if (auto t = place(p, route, brent_kung_rounds(n), false))
-      out.push_back({"brent-kung (direct, " + where + " paths)",
-                     assemble_schedule(p, std::move(*t), "", 0)});
+    // On the hypercube Hillis-Steele's log2 p steps beat Brent-Kung's 2 log2 p - 1; Brent-Kung
+    // is written there only when a round does not fit its step (a faulty copy).
     if (cube)
-      if (auto t = place(p, route, hillis_steele_rounds(n), true))
-        out.push_back({"hillis-steele (direct, low bits first)",
-                       assemble_schedule(p, std::move(*t), "", 0)});
+      if (auto t = place(p, route, hillis_steele_rounds(n), true)) {
+        out.push_back(
+            {"hillis-steele (direct, low bits first)", assemble_schedule(p, std::move(*t), "", 0)});
+        return;
+      }
+    if (auto t = place(p, route, brent_kung_rounds(n), false))
+      out.push_back(
+          {"brent-kung (direct, " + where + " paths)", assemble_schedule(p, std::move(*t), "", 0)});
   } catch (const Unsupported&) {
   }
 }
