@@ -13,12 +13,14 @@
 //     an aligned block of 2^(l+1) processors crosses its block's right end, so at most one
 //     does a round, and the up-channels of the block's level-l switches carry at most that
 //     one (down-channels likewise): every round fits one step whatever the up-links chosen.
-//     On the hypercube the up-sweep pairs differ in one bit. 2 ceil(log2 p) - 1 steps.
-//   - Hillis-Steele on the hypercube (reduction.cpp): round j sends i's window to i + 2^j
-//     along the path that flips the differing bits from the lowest up. i + 2^j differs from
-//     i in bits j..j+c (a carry of c), so the hop across dimension d leaves the node u with
-//     bits j..d-1 cleared, from the one sender i = u with those bits set: every channel
-//     once a round, one step a round, log2 p steps.
+//     2 ceil(log2 p) - 1 steps; written where Hillis-Steele's rounds do not fit.
+//   - Hillis-Steele (reduction.cpp), log2 p steps: round j sends i's window to i + 2^j.
+//     On the hypercube along the path that flips the differing bits from the lowest up:
+//     i + 2^j differs from i in bits j..j+c (a carry of c), so the hop across dimension d
+//     leaves the node u with bits j..d-1 cleared, from the one sender i = u with those bits
+//     set. On the fat tree with destination-based up-links: the up-channel above level l
+//     is named by (a >> (l+1), b mod 2^(l+1)), which for b = a + 2^j fixes a, and a
+//     down-channel by b alone. Every channel once a round, one step a round.
 #include <bit>
 #include <cstdlib>
 #include <functional>
@@ -77,9 +79,12 @@ std::vector<NodeId> cube_path(NodeId a, NodeId b) {
 }
 
 // The fat tree's router (docs/TOPOLOGIES.md, "Fat tree": processors 0..N-1, then the
-// switches s<l>.<w> level by level, N/2 a level, s0.w holding processors 2w and 2w+1):
-// up through the switches of the sender's word to level h, the highest bit in which the
-// processors differ, then down setting the word's bits h-1..0 to the receiver's.
+// switches s<l>.<w> level by level, N/2 a level, s0.w holding processors 2w and 2w+1; s<l>.w
+// and s<l+1>.w' are linked when w' agrees with w except in bit l): up to level h, the
+// highest bit in which the processors differ, each move up from level l setting bit l of
+// the word to bit l of the receiver (destination-based, as D-mod-k routing), then down
+// setting bits h-1..0 to the receiver's word. The switch of level l on the way up is then
+// (a >> (l+1), b mod 2^l), on the way down all of b.
 Router fattree_router(long long n) {
   const long long half = n / 2;
   return [=](NodeId a, NodeId b) {
@@ -90,8 +95,11 @@ Router fattree_router(long long n) {
     const int h = std::bit_width(diff) - 1;
     long long w = a / 2;
     const long long wb = b / 2;
-    std::vector<NodeId> path{a};
-    for (int l = 0; l <= h; ++l) path.push_back(sw(l, w));
+    std::vector<NodeId> path{a, sw(0, w)};
+    for (int l = 0; l < h; ++l) {
+      w = (w & ~(1LL << l)) | (static_cast<long long>(b) & (1LL << l));
+      path.push_back(sw(l + 1, w));
+    }
     for (int l = h - 1; l >= 0; --l) {
       w = (w & ~(1LL << l)) | (wb & (1LL << l));
       path.push_back(sw(l, w));
@@ -199,7 +207,7 @@ void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& 
   const int n = static_cast<int>(c.senders.size());
   Router route;
   std::string where;
-  bool cube = false;
+  bool shifts = false;  // Hillis-Steele's rounds fit their steps (the hypercube, the fat tree)
   bool wrap = false;
   const std::vector<int> sides = grid_sides(p, wrap);
   const auto family = family_of(p.topology);
@@ -210,22 +218,23 @@ void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& 
   } else if (family && family->name == "hypercube" && p.topology.node_count() == n) {
     route = cube_path;
     where = "hypercube";
-    cube = true;
+    shifts = true;
   } else if (name.starts_with("fattree:") && std::has_single_bit(static_cast<unsigned>(n)) &&
              name == "fattree:" + std::to_string(n) &&
              p.topology.node_count() == n + n / 2 * std::countr_zero(static_cast<unsigned>(n))) {
     route = fattree_router(n);
     where = "fat tree";
+    shifts = true;
   } else {
     return;
   }
   try {
-    // On the hypercube Hillis-Steele's log2 p steps beat Brent-Kung's 2 log2 p - 1; Brent-Kung
-    // is written there only when a round does not fit its step (a faulty copy).
-    if (cube)
+    // There Hillis-Steele's log2 p steps beat Brent-Kung's 2 log2 p - 1; Brent-Kung is
+    // written only when a round does not fit its step (a faulty copy).
+    if (shifts)
       if (auto t = place(p, route, hillis_steele_rounds(n), true)) {
-        out.push_back(
-            {"hillis-steele (direct, low bits first)", assemble_schedule(p, std::move(*t), "", 0)});
+        out.push_back({"hillis-steele (direct, " + where + " paths)",
+                       assemble_schedule(p, std::move(*t), "", 0)});
         return;
       }
     if (auto t = place(p, route, brent_kung_rounds(n), false))
