@@ -1,9 +1,9 @@
 // Prefix networks for SCAN written directly as transfers, for networks of any size whose
 // family gives a minimal path between two processors in closed form (docs/ENGINES.md,
-// "Reductions: direct prefix networks"). prefix.cpp packs the same networks through path
-// lists, whose cost grows with the network (torus:128x128: 222 steps from the rounds it
-// could pack within the time limit); here every transfer gets one fixed path, O(p)
-// transfers for Brent-Kung, and a round is placed first-fit into channel-disjoint steps.
+// "Reductions: direct prefix networks"). prefix.cpp and reduction.cpp pack the same networks
+// through path lists, whose cost grows with the network (torus:128x128 was left to the
+// packed Hillis-Steele, 222 steps); here every transfer gets one fixed path, O(p) transfers
+// for Brent-Kung, and a round is placed first-fit into channel-disjoint steps.
 //   - Brent-Kung, radix 2 (Brent and Kung, IEEE Trans. Computers C-31, 1982; prefix.cpp):
 //     the values of a round are disjoint intervals [from, to] of the sender order, and no
 //     position both sends and receives in a round (senders are at -1 mod 2s, receivers at
@@ -38,8 +38,9 @@
 namespace ccsched::reduce_detail {
 namespace {
 
-// One minimal path between two processors (node sequence), empty when the network lacks a
-// channel of it (a faulty copy keeping the family's name: the design steps aside).
+// One minimal path between two processors (node sequence), in the family's closed form;
+// place() finds a channel the network lacks (a faulty copy keeping the family's name) and
+// the design steps aside.
 using Router = std::function<std::vector<NodeId>(NodeId, NodeId)>;
 // A logical round: (from, to) positions in the sender order.
 using Pairs = std::vector<std::pair<int, int>>;
