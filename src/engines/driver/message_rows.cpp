@@ -272,9 +272,14 @@ Attempt symmetric_row(Search& s, const Budget& budget, int) {
   return a;
 }
 
+// Not past tree_search_processors: a tree of 16,383 edges on torus:128x128 listed their
+// paths and built a 2.5 GB encoding that answered nothing within the limit.
+bool trees_fit(const Search& s) {
+  return s.problem.topology.processor_count() <= s.params.tree_search_processors;
+}
 bool neighbour_trees_apply(const Search& s) {
   return messages(s) && s.engine == "sat" && broadcast(s) && !s.problem.model.combining &&
-         s.claims.best() && s.claims.best_steps() > s.claims.lower_bound();
+         trees_fit(s) && s.claims.best() && s.claims.best_steps() > s.claims.lower_bound();
 }
 // Neighbour trees aimed straight at the lower bound, then one step more at a time. The
 // fixed-tree encoding only chooses steps for given trees: far smaller than the spreading
@@ -300,7 +305,8 @@ Attempt neighbour_trees_row(Search& s, const Budget& budget, int) {
 
 // At each target, first the trees of the best schedule so far (broadcasts).
 bool best_trees_apply(const Search& s) {
-  return messages(s) && s.engine == "sat" && broadcast(s) && !s.problem.model.combining;
+  return messages(s) && s.engine == "sat" && broadcast(s) && !s.problem.model.combining &&
+         trees_fit(s);
 }
 Attempt best_trees_row(Search& s, const Budget& budget, int target) {
   EngineResult r = schedule_trees(s.problem, s.paths, trees_of(s.problem, *s.claims.best()),

@@ -666,11 +666,11 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
   // shuffles the many minimal paths of 2-D pairs (minutes on a torus:32x32), and the Gray
   // order on a cycle never won there (torus:16x16: 31 steps against 13). Past 256
   // processors both are left to the dimension-wise designs.
-  // Past 4,096 processors the exchanges written directly (star, lattice and staircase
-  // exchanges, exchange.cpp) come first, and when one applies the packed designs of
-  // log2 p rounds or more are skipped: on torus:128x128 the dimension-wise ones took 80 s
-  // for 73 steps, the staircase exchange 10 steps in a second.
-  const bool direct_first = problem.topology.processor_count() > 4096;
+  // From kDirectDesignProcessors on the exchanges written directly (star, lattice and
+  // staircase exchanges, exchange.cpp) come first, and when one applies the packed designs
+  // of log2 p rounds or more are skipped: on torus:128x128 the dimension-wise ones took
+  // 80 s for 73 steps, the staircase exchange 10 steps in a second.
+  const bool direct_first = problem.topology.processor_count() >= kDirectDesignProcessors;
   if (direct_first) add_exchange_designs(problem, paths, out);
   const bool packed = out.empty();
   bool grid_wrap = false;
@@ -690,11 +690,11 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
       add(recursive_doubling(problem, paths, orders[o], high),
           std::string("recursive-doubling") + (o == 0 ? "" : " (Gray order on a cycle)") +
               (high ? " (high bit first)" : ""));
-  // Past 4,096 processors on a grid the dimension-wise designs are left out as well: on
-  // mesh:128x128, where no direct exchange applies, they took 85 s for 106 steps and left
-  // the composition no time (docs/BENCHMARKS.md, "Beyond 1,024: meshes and fat trees at
+  // From there on a grid the dimension-wise designs are left out as well: on mesh:128x128,
+  // where no direct exchange applies, they took 85 s for 106 steps and left the
+  // composition no time (docs/BENCHMARKS.md, "Beyond 1,024: meshes and fat trees at
   // 16,384").
-  const bool run_dimension_wise = packed && !(grid && problem.topology.processor_count() > 4096);
+  const bool run_dimension_wise = packed && !(grid && direct_first);
   for (bool swing : {true, false})
     for (bool overlap : {false, true})
       if (run_dimension_wise)
@@ -702,9 +702,9 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
             std::string("dimension-wise ") + (swing ? "swing" : "recursive-doubling") +
                 (overlap ? " (dimensions overlapped)" : " (dimensions in turn)"));
   if (!direct_first) add_exchange_designs(problem, paths, out);
-  // A SCAN past 4,096 processors takes the prefix networks written directly when they
-  // apply (scan.cpp); the packed ones list paths there until the time limit (torus:128x128:
-  // the packed Hillis-Steele's 222 steps in 58 s, the direct Brent-Kung's 27 in a second).
+  // A SCAN from there on takes the prefix networks written directly when they apply
+  // (scan.cpp); the packed ones list paths there until the time limit (torus:128x128: the
+  // packed Hillis-Steele's 222 steps in 58 s, the direct Brent-Kung's 27 in a second).
   const std::size_t before = out.size();
   add_direct_scan_designs(problem, out);
   const bool scan_packed = !(direct_first && out.size() > before);

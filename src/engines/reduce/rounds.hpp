@@ -13,6 +13,13 @@
 
 namespace ccsched::reduce_detail {
 
+// From this many processors on, a design written directly (the exchanges of exchange.cpp,
+// the prefix networks of scan.cpp) replaces, when it applies, the packed designs, which
+// list paths pair by pair: at 4,096 they cost gigabytes and never won (hypercube:12 SCAN:
+// 6.1 GB for Hillis-Steele's 12 steps, which the direct one writes in 0.2 GB), and past it
+// minutes (docs/ENGINES.md, "Reductions").
+inline constexpr int kDirectDesignProcessors = 4096;
+
 // One logical point-to-point exchange of a closed-form design.
 struct Hop {
   NodeId from = kNoNode;
