@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale benchmark (docs/BENCHMARKS.md, "Scale"; docs/BENCHMARKS.md, "Scale"; never run by the tests): runs
+# Scale benchmark (docs/BENCHMARKS.md, "Scale"; never run by the tests): runs
 #   ccsched solve NET --cc CC --ports K --json --time-limit T -o SCHEDULE
 # under /usr/bin/time -f "%e %M" for each cell below and prints one Markdown table row per
 # run: network, processors, collective, ports, steps, lower bound, gap (%), whether the

@@ -68,6 +68,7 @@ struct DriverParams {
   int scan_dual_processors = 256;     // SCAN: the dual's bounds without its search above
   int window_processors = 4096;       // no window search above (its setup is over all pairs)
   int tree_search_processors = 4096;  // no fixed-tree search above (gigabytes of paths)
+  int region_after_design_processors = 4096;  // above, no region attempt after a near design
   // Above this many processors the constructive row leaves an all-to-all broadcast to the
   // gossip design when its translation meets the reception bound (the ring all-gather's
   // 16.8 million transfers beside the gossip's held 5 GB at 4,096 processors).

@@ -120,12 +120,14 @@ Attempt constructive(Search& s, const Budget& budget, int) {
     return {};
   return found(constructive_schedule(s.problem, s.paths, budget));
 }
-// Above 4,096 processors a region attempt costs seconds and does not beat a design within
-// one step of the bound (docs/ENGINES.md, "Quadrant broadcast"); the hypercube broadcast,
-// written before this row, is such a design (hypercube:14: 5 against 4, where the region
-// broadcast's halving is 14 and its attempts took the designs' whole share).
+// Above region_after_design_processors a region attempt costs seconds and does not beat a
+// design within one step of the bound (docs/ENGINES.md, "Quadrant broadcast"); the
+// hypercube broadcast, written before this row, is such a design (hypercube:14: 5 against
+// 4, where the region broadcast's halving is 14 and its attempts took the designs' whole
+// share).
 Attempt region_broadcast_row(Search& s, const Budget& budget, int) {
-  if (s.claims.best() && s.problem.topology.processor_count() > 4096 &&
+  if (s.claims.best() &&
+      s.problem.topology.processor_count() > s.params.region_after_design_processors &&
       s.claims.best_steps() <= s.claims.lower_bound() + 1)
     return {};
   return found(region_broadcast(s.problem, s.paths, s.request.options.seed, budget));
