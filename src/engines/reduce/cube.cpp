@@ -192,9 +192,7 @@ std::optional<Schedule> star_exchange(const Problem& p, int n) {
 
 void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const Collective& c = p.collective;
-  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
-      (c.blocks != 1 && !p.model.combining) || p.model.switching != Switching::wormhole)
-    return;
+  if (!wormhole_exchange_applies(p)) return;
   const auto family = family_of(p.topology);
   if (!family || family->name != "hypercube") return;
   const int n = static_cast<int>(family->sides.size());

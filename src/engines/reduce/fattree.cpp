@@ -38,9 +38,7 @@ long long drop_bit(long long a, int l) {
 
 void add_fattree_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const Collective& c = p.collective;
-  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
-      (c.blocks != 1 && !p.model.combining) || p.model.switching != Switching::wormhole)
-    return;
+  if (!wormhole_exchange_applies(p)) return;
   const Topology& t = p.topology;
   const std::string& name = t.name();
   if (!name.starts_with("fattree:")) return;

@@ -276,10 +276,7 @@ std::optional<std::vector<Edge>> block_tree(Cell lo, Cell leader, std::mt19937_6
 
 void add_pinwheel_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const Collective& c = p.collective;
-  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
-      (c.blocks != 1 && !p.model.combining) || p.model.switching != Switching::wormhole ||
-      effective_ports(p) < 4)
-    return;
+  if (!wormhole_exchange_applies(p) || effective_ports(p) < 4) return;
   bool wrap = true;
   const std::vector<int> sides = grid_sides(p, wrap);
   if (wrap || sides != std::vector<int>{kSide, kSide}) return;

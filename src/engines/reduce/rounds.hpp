@@ -20,6 +20,15 @@ namespace ccsched::reduce_detail {
 // minutes (docs/ENGINES.md, "Reductions").
 inline constexpr int kDirectDesignProcessors = 4096;
 
+// What the exchanges written directly (cube, fattree, lattice, pinwheel, staircase)
+// schedule: an ALLREDUCE in which every participant sends and receives, of one block or of
+// blocks combined into one transfer, under wormhole switching.
+inline bool wormhole_exchange_applies(const Problem& p) {
+  const Collective& c = p.collective;
+  return c.kind == CollectiveKind::ALLREDUCE && c.senders == c.receivers &&
+         (c.blocks == 1 || p.model.combining) && p.model.switching == Switching::wormhole;
+}
+
 // One logical point-to-point exchange of a closed-form design.
 struct Hop {
   NodeId from = kNoNode;

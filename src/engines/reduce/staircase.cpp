@@ -142,10 +142,7 @@ std::vector<Step2> run(std::vector<Step2> out, int count, Step2 m) {
 
 void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const Collective& c = p.collective;
-  if (c.kind != CollectiveKind::ALLREDUCE || c.senders != c.receivers ||
-      (c.blocks != 1 && !p.model.combining) || p.model.switching != Switching::wormhole ||
-      effective_ports(p) < 4)
-    return;
+  if (!wormhole_exchange_applies(p) || effective_ports(p) < 4) return;
   bool wrap = false;
   const std::vector<int> sides = grid_sides(p, wrap);
   if (!wrap || sides.size() != 2 || sides[0] != sides[1] || sides[0] < 8 ||
