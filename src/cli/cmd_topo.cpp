@@ -27,6 +27,19 @@ void run_list() {
   write_output("", out);
 }
 
+// How the diameter and Σ were found, as the JSON names it.
+const char* distances_method(const Invariants& inv) {
+  switch (inv.distances) {
+    case Invariants::Distances::closed_form:
+      return "closed form";
+    case Invariants::Distances::searched:
+      return "BFS from every processor";
+    case Invariants::Distances::not_computed:
+      break;
+  }
+  return "not computed";
+}
+
 void run_info(const std::string& network, bool as_json, int exact_limit) {
   const Topology t = load_topology(network);
   InvariantOptions options;
@@ -45,8 +58,10 @@ void run_info(const std::string& network, bool as_json, int exact_limit) {
     j["max_degree"] = inv.max_out_degree;
     j["min_in_degree"] = inv.min_in_degree;
     j["max_in_degree"] = inv.max_in_degree;
-    j["diameter"] = inv.diameter;
-    j["sigma"] = inv.sigma;
+    const bool known = inv.distances != Invariants::Distances::not_computed;
+    j["diameter"] = known ? nlohmann::ordered_json(inv.diameter) : nlohmann::ordered_json();
+    j["sigma"] = known ? nlohmann::ordered_json(inv.sigma) : nlohmann::ordered_json();
+    j["distances"] = distances_method(inv);
     j["girth"] = inv.girth;
     j["strongly_connected"] = inv.strongly_connected;
     j["bisection_width"] = inv.bisection_width;
@@ -63,9 +78,18 @@ void run_info(const std::string& network, bool as_json, int exact_limit) {
                      inv.directed ? "directed" : "undirected: every channel has its reverse");
   out += fmt::format("out-degree     {}..{}\n", inv.min_out_degree, inv.max_out_degree);
   out += fmt::format("in-degree      {}..{}\n", inv.min_in_degree, inv.max_in_degree);
-  out += fmt::format("diameter       {}  (between processors)\n", inv.diameter);
-  out += fmt::format("sigma          {}  (sum of distances over ordered processor pairs)\n",
-                     inv.sigma);
+  if (inv.distances == Invariants::Distances::not_computed && inv.strongly_connected) {
+    const std::string why = fmt::format(
+        "not computed: no closed form, and a BFS from each of the {} processors is over "
+        "the limit",
+        inv.processors);
+    out += fmt::format("diameter       {}\n", why);
+    out += fmt::format("sigma          {}\n", why);
+  } else {
+    out += fmt::format("diameter       {}  (between processors)\n", inv.diameter);
+    out += fmt::format("sigma          {}  (sum of distances over ordered processor pairs)\n",
+                       inv.sigma);
+  }
   out += fmt::format("girth          {}\n",
                      inv.girth == 0 ? std::string("- (acyclic)") : std::to_string(inv.girth));
   out += fmt::format("bisection B_C  {} channels ({})\n", inv.bisection_width,

@@ -121,6 +121,44 @@ FamilyMetric::Climb FamilyMetric::climb(NodeId from, NodeId to) const {
   return {processor, level, (word ^ (to / 2)) >> level};
 }
 
+FamilyMetric::PairSums FamilyMetric::pair_sums() const {
+  PairSums sums;
+  const long long p = processors_;
+  switch (kind_) {
+    case Kind::uring:  // every processor sees distances 1..p-1 once
+      sums.diameter = static_cast<int>(p - 1);
+      sums.sigma = p * (p * (p - 1) / 2);
+      break;
+    case Kind::fattree:  // 2^l processors at 2(l + 1) hops from each, l < levels
+      sums.diameter = 2 * levels_;
+      for (int l = 0; l < levels_; ++l) sums.sigma += p * (1LL << l) * 2 * (l + 1);
+      break;
+    case Kind::grid:
+      // Σ is a sum over dimensions: every pair of coordinates (i, j) along a side s is
+      // met by (p / s)^2 ordered pairs of processors; Σ_(i,j) |i - j| = (s^3 - s) / 3 on a
+      // path and Σ_(i,j) min(|i - j|, s - |i - j|) = s floor(s^2 / 4) on a cycle.
+      for (const int side : side_) {
+        const long long s = side, others = p / s;
+        sums.diameter += wrap_ ? side / 2 : side - 1;
+        sums.sigma += others * others * (wrap_ ? s * (s * s / 4) : (s * s * s - s) / 3);
+      }
+      break;
+  }
+  return sums;
+}
+
+std::vector<std::vector<char>> FamilyMetric::halving_cuts() const {
+  std::vector<std::vector<char>> cuts;
+  if (kind_ != Kind::grid) return cuts;
+  for (std::size_t d = 0; d < side_.size(); ++d) {
+    if (side_[d] % 2 != 0) continue;
+    auto& side = cuts.emplace_back(processors_);
+    for (NodeId v = 0; v < processors_; ++v)
+      side[v] = static_cast<char>((v / stride_[d]) % side_[d] >= side_[d] / 2);
+  }
+  return cuts;
+}
+
 int FamilyMetric::distance(NodeId from, NodeId to) const {
   switch (kind_) {
     case Kind::uring:

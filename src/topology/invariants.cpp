@@ -13,30 +13,51 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "bisection.hpp"
+#include "ccsched/topology/family_metric.hpp"
 
 namespace ccsched {
 namespace {
 
 // Shortest cycle of the underlying simple undirected graph: BFS from every node; a
 // non-tree edge (u, v) closes a closed walk of length d(u) + d(v) + 1 containing a cycle
-// no longer than it, and from a root on a shortest cycle the bound is attained.
+// no longer than it, and from a root on a shortest cycle the bound is attained. A forest
+// (edges = nodes - components) has none, and is answered without the searches; each search
+// stops where it cannot beat the best cycle and clears only what it visited, so a network
+// with short cycles costs O(nodes x degree^2) at any size.
 int girth(const Topology& t) {
   const int n = t.node_count();
   std::vector<std::vector<int>> adj(n);
+  long long edges = 0;
   for (const auto& c : t.channels()) {
     if (t.has_channel(c.to, c.from) && c.to < c.from) continue;
     adj[c.from].push_back(c.to);
     adj[c.to].push_back(c.from);
+    ++edges;
   }
-  int best = std::numeric_limits<int>::max();
-  std::vector<int> dist(n), parent(n);
+  std::vector<int> dist(n, -1), parent(n, -1), visited;
+  long long components = 0;
   for (int root = 0; root < n; ++root) {
-    std::fill(dist.begin(), dist.end(), -1);
+    if (dist[root] >= 0) continue;
+    ++components;
+    dist[root] = 0;
+    for (std::deque<int> queue{root}; !queue.empty(); queue.pop_front())
+      for (const int v : adj[queue.front()])
+        if (dist[v] < 0) {
+          dist[v] = 0;
+          queue.push_back(v);
+        }
+  }
+  if (edges == n - components) return 0;
+  std::fill(dist.begin(), dist.end(), -1);
+  int best = std::numeric_limits<int>::max();
+  for (int root = 0; root < n; ++root) {
     dist[root] = 0;
     parent[root] = -1;
+    visited.assign(1, root);
     std::deque<int> queue{root};
     while (!queue.empty()) {
       const int u = queue.front();
@@ -47,13 +68,41 @@ int girth(const Topology& t) {
           dist[v] = dist[u] + 1;
           parent[v] = u;
           queue.push_back(v);
+          visited.push_back(v);
         } else if (parent[u] != v) {
           best = std::min(best, dist[u] + dist[v] + 1);
         }
       }
     }
+    for (const int v : visited) dist[v] = -1;
   }
-  return best == std::numeric_limits<int>::max() ? 0 : best;
+  return best;
+}
+
+// Every processor reaches the first processor and is reached from it (through any nodes),
+// which is strong connectivity among the processors: two BFS, O(channels).
+bool processors_strongly_connected(const Topology& t) {
+  if (t.processor_count() == 0) return true;
+  const NodeId root = t.processors()[0];
+  for (const bool forward : {true, false}) {
+    std::vector<char> seen(t.node_count(), 0);
+    std::deque<NodeId> queue{root};
+    seen[root] = 1;
+    while (!queue.empty()) {
+      const NodeId u = queue.front();
+      queue.pop_front();
+      for (const auto c : forward ? t.out_channels(u) : t.in_channels(u)) {
+        const NodeId v = forward ? t.channel(c).to : t.channel(c).from;
+        if (!seen[v]) {
+          seen[v] = 1;
+          queue.push_back(v);
+        }
+      }
+    }
+    for (const auto p : t.processors())
+      if (!seen[p]) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -95,27 +144,46 @@ Invariants compute_invariants(const Topology& t, const InvariantOptions& options
       inv.max_in_degree = std::max(inv.max_in_degree, in);
     }
   }
-  inv.strongly_connected = true;
-  for (const auto p : t.processors()) {
-    const auto dist = distances_from(t, p);
-    for (const auto q : t.processors()) {
-      if (q == p) continue;
-      if (dist[q] == kUnreachable) {
-        inv.strongly_connected = false;
-        continue;
-      }
-      inv.diameter = std::max(inv.diameter, dist[q]);
-      inv.sigma += dist[q];
-    }
-  }
-  if (!inv.strongly_connected) {
+  inv.strongly_connected = processors_strongly_connected(t);
+  if (!inv.strongly_connected || !options.compute_distances) {
     inv.diameter = -1;
     inv.sigma = -1;
+    inv.distances = Invariants::Distances::not_computed;
+  } else if (const auto metric = FamilyMetric::of(t)) {
+    const auto sums = metric->pair_sums();
+    inv.diameter = sums.diameter;
+    inv.sigma = sums.sigma;
+    inv.distances = Invariants::Distances::closed_form;
+  } else if (static_cast<long long>(t.processor_count()) *
+                 (t.node_count() + t.channel_count()) >
+             options.distance_work_limit) {
+    inv.diameter = -1;
+    inv.sigma = -1;
+    inv.distances = Invariants::Distances::not_computed;
+  } else {
+    for (const auto p : t.processors()) {
+      const auto dist = distances_from(t, p);
+      for (const auto q : t.processors()) {
+        if (q == p) continue;
+        inv.diameter = std::max(inv.diameter, dist[q]);
+        inv.sigma += dist[q];
+      }
+    }
   }
   inv.girth = girth(t);
 
   if (options.compute_bisection) {
-    const auto b = detail::channel_bisection(t, options);
+    auto b = detail::channel_bisection(t, options);
+    if (const auto metric = b.exact ? std::nullopt : FamilyMetric::of(t)) {
+      for (auto& side : metric->halving_cuts()) {
+        int width = 0;
+        for (const auto& c : t.channels()) width += side[c.from] != side[c.to];
+        if (width < b.width) {
+          b.width = width;
+          b.side = std::move(side);
+        }
+      }
+    }
     inv.bisection_width = b.width;
     inv.bisection_exact = b.exact;
     inv.bisection_search_nodes = b.search_nodes;

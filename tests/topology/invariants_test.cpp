@@ -184,5 +184,47 @@ TEST(Invariants, DistancesDiameterAndConnectivity) {
   EXPECT_EQ(distances_from(broken, 0)[2], kUnreachable);
 }
 
+// The closed forms of the generated families (family_metric.hpp) against the BFS from
+// every processor on the same network under a name that has none.
+TEST(Invariants, ClosedFormDistancesMatchTheSearch) {
+  InvariantOptions o;
+  o.compute_bisection = false;
+  for (const char* spec : {"torus:3x5", "torus:4x6", "torus:2x3x4", "mesh:4x7", "mesh:3x3x5",
+                           "ring:7", "ring:8", "uring:6", "hypercube:4", "hypercube:1",
+                           "fattree:16", "fattree:2", "mesh:1x6"}) {
+    const auto t = make_topology(spec);
+    const auto closed = compute_invariants(t, o);
+    EXPECT_EQ(closed.distances, Invariants::Distances::closed_form) << spec;
+    auto renamed = t;
+    renamed.set_name("a file");
+    const auto searched = compute_invariants(renamed, o);
+    EXPECT_EQ(searched.distances, Invariants::Distances::searched) << spec;
+    EXPECT_EQ(closed.diameter, searched.diameter) << spec;
+    EXPECT_EQ(closed.sigma, searched.sigma) << spec;
+    EXPECT_EQ(closed.girth, searched.girth) << spec;
+  }
+}
+
+// At 65,536 processors the generated networks answer at once, and a network without a
+// closed form says that its distances were not computed instead of running for minutes.
+TEST(Invariants, LargeNetworksAnswerWithoutAllPairs) {
+  InvariantOptions o;
+  o.compute_bisection = false;
+  const auto cube = make_topology("hypercube:16");
+  const auto closed = compute_invariants(cube, o);
+  EXPECT_EQ(closed.diameter, 16);
+  EXPECT_EQ(closed.sigma, 16LL * 65536 * 65536 / 2);
+  EXPECT_EQ(closed.girth, 4);
+  auto renamed = cube;
+  renamed.set_name("a file");
+  const auto skipped = compute_invariants(renamed, o);
+  EXPECT_EQ(skipped.distances, Invariants::Distances::not_computed);
+  EXPECT_EQ(skipped.diameter, -1);
+  EXPECT_TRUE(skipped.strongly_connected);
+  EXPECT_EQ(skipped.girth, 4);
+  // A tree: girth 0 from the edge count, no search per node.
+  EXPECT_EQ(compute_invariants(make_topology("btree:65536"), o).girth, 0);
+}
+
 }  // namespace
 }  // namespace ccsched

@@ -32,6 +32,19 @@ class FamilyMetric {
   // True when `to` is a processor, the nodes distance() and ways() answer for.
   bool answers_for(NodeId to) const { return to >= 0 && to < processors_; }
 
+  // The diameter and Σ over ordered pairs of distinct processors (the invariants of
+  // docs/TOPOLOGIES.md), in closed form: O(dimensions), for any size.
+  struct PairSums {
+    int diameter = 0;
+    long long sigma = 0;
+  };
+  PairSums pair_sums() const;
+
+  // The balanced cuts across one dimension of a torus, mesh, ring or hypercube of even
+  // side (coordinate below half the side on side 0): the natural bisections, which the
+  // general local search misses on large grids. A side (0/1) per node; none for others.
+  std::vector<std::vector<char>> halving_cuts() const;
+
  private:
   enum class Kind { grid, uring, fattree };
   bool adjacent(NodeId a, NodeId b) const;

@@ -17,6 +17,11 @@ struct Invariants {
   int min_out_degree = 0, max_out_degree = 0, min_in_degree = 0, max_in_degree = 0;
   int diameter = 0;                    // max over ordered processor pairs of the hop distance
   long long sigma = 0;                 // Σ: sum of shortest distances over ordered processor pairs
+  // How diameter and Σ were found: in closed form (a generated torus, mesh, ring, uring,
+  // hypercube or fat tree, family_metric.hpp), by a BFS from every processor, or not at all
+  // (the BFS would exceed InvariantOptions::distance_work_limit; both are then -1).
+  enum class Distances { closed_form, searched, not_computed };
+  Distances distances = Distances::searched;
   int girth = 0;                       // shortest undirected cycle; 0 when acyclic
   bool strongly_connected = false;     // among processors
   int bisection_width = 0;             // B_C: channels crossing a min balanced processor cut
@@ -33,6 +38,11 @@ struct Invariants {
 // call within a few seconds; every network of the seeds is proven exactly.
 struct InvariantOptions {
   bool compute_bisection = true;
+  bool compute_distances = true;
+  // Diameter and Σ of a network without a closed form take a BFS from every processor:
+  // processors x (nodes + channels) steps, about 5 ns each; above this they are not
+  // computed (hypercube:14 read from a file, 4e9 steps, is about 22 s).
+  long long distance_work_limit = 5'000'000'000;
   int exact_bisection_limit = 64;
   int exact_bisection_node_limit = 256;
   long long exact_bisection_node_budget = 250'000;
