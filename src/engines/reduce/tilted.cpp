@@ -3,11 +3,12 @@
 // its leaders on a lattice instead of found by a search, so that every leaders' round is a
 // translate of one pattern. Coordinates (x, y) = (column, row), node y * N + x; R is the
 // quarter turn (x, y) -> (-y, x).
-//   - Clusters: the B x B blocks of side b = N / B (B = 2^k <= b, b a multiple of 4).
-//   - Leaders: block (i, j) is led by L(i, j) = (b i - j + c0, b j + i + c1), the lattice
-//     spanned by (b, 1) and (-1, b), a square grid turned by atan(1 / b); with c0 = (b - B)
-//     / 2 + B - 1 and c1 = (b - B) / 2 every leader lies in its block, in the block's
-//     central B x B window.
+//   - Clusters: the B x B blocks of side b = N / B (B = 2^k <= min(b, 16), b a multiple
+//     of 4).
+//   - Leaders: block (i, j) is led by L(i, j) = (b i - j, b j + i) + (w + B - 1, w), the
+//     lattice spanned by (b, 1) and (-1, b), a square grid turned by atan(1 / b); with w =
+//     (min(b, 16) - B) / 2 every leader lies in its block, in a B x B window in the middle
+//     of the block (of its first 16 x 16 square when b > 16, see leader_of).
 //   - Leaders' rounds, t = 1..k, h = 2^(t-1): the leaders of the blocks (i, j) + h {0,
 //     1}^2, i and j with bit t-1 clear, exchange (radix-4 recursive doubling over the
 //     aligned squares of blocks, as in the pinwheel exchange). L is linear, so the four
@@ -17,19 +18,18 @@
 //     R^q) and is entered from the W, E and N side: three sends and three receives on
 //     distinct channels. Every group of a round is a translate of the others by L, and
 //     the bend a is the first value for which the whole round is channel-disjoint
-//     (checked here by marking; a = 2h on mesh:128x128 and :256x256 with B = 8). When
-//     b = B the middle cut is exactly full (B^2 transfers each way over N = B^2 rows) and
-//     these shapes collide there: that B is left out.
-//   - Cluster trees: the block tiled by T-tetrominoes (a 4 x 4 pattern repeated); the
-//     leader informs every tile centre in D - 1 steps (paths inside the block, found by a
-//     randomised greedy search from a fixed seed: early steps send far, the last one
-//     nearest first), and in step D each centre informs its three arms one hop each, on
-//     distinct channels. D - 1 = ceil(log_5 (b^2 / 4)) (room 5^(D-1) for b^2 / 4 centres):
-//     D = 3 for b = 8, 4 for 16, 5 for 32. Minimal paths between cells of a block stay in
-//     it, so the blocks never meet. The gather is the broadcast backwards.
-// 2 D + k steps all-port: mesh:32x32 8 (B = 4), mesh:64x64 10 (B = 4; B = 8, 9 steps, is
-// the full-cut case above), mesh:128x128 11 (B = 8), mesh:256x256 13 (B = 8). Needs 4
-// ports. The transfers are written directly, O(p) of them; no path lists.
+//     (checked here by marking; a = 2h on mesh:64x64 to :256x256 with B <= 8). When b = B
+//     the middle cut is exactly full (B^2 transfers each way over N = B^2 rows) and these
+//     shapes collide there: that B steps aside.
+//   - Cluster trees (region_tree): the block tiled by T-tetrominoes (a 4 x 4 pattern
+//     repeated); the leader informs every tile centre in D - 1 steps (paths inside the
+//     block), and in step D each centre informs its three arms one hop each, on distinct
+//     channels. D - 1 = ceil(log_5 (b^2 / 4)) (room 5^(D-1) for b^2 / 4 centres): D = 3
+//     for b = 8, 4 for 16, 5 for 32. Minimal paths between cells of a block stay in it, so
+//     the blocks never meet. The gather is the broadcast backwards.
+// 2 D + k steps all-port: mesh:16x16 7 (B = 2), mesh:32x32 8 (B = 4), mesh:64x64 10 (B = 4;
+// B = 8, 9 steps, is the full-cut case above), mesh:128x128 11 (B = 8), mesh:256x256 13
+// (B = 8). Needs 4 ports. The transfers are written directly, O(p) of them; no path lists.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -224,8 +224,7 @@ std::optional<std::vector<Edge>> block_tree(Cell lo, int b, Cell leader, int dep
     if (!rest.empty()) continue;
     for (const Tile& t : tiles)
       for (const Cell arm : t.arms)
-        if (arm.x != leader.x || arm.y != leader.y)
-          edges.push_back({depth - 1, {t.centre, arm}});
+        if (arm.x != leader.x || arm.y != leader.y) edges.push_back({depth - 1, {t.centre, arm}});
     return edges;
   }
   return std::nullopt;
@@ -339,8 +338,8 @@ std::optional<std::vector<std::vector<Cell>>> leaders_round(int n, int blocks, i
   std::vector<int> stamp(static_cast<std::size_t>(n) * n * 4, -1);
   for (int a = 1; a < (b + 1) * h; ++a) {
     const std::array<std::vector<Move>, 3> shapes = [&] {
-      std::vector<Move> next(static_cast<std::size_t>(b * h), kEast), prev(static_cast<std::size_t>(h), kWest),
-          opposite(static_cast<std::size_t>(a), kNorth);
+      std::vector<Move> next(static_cast<std::size_t>(b * h), kEast),
+          prev(static_cast<std::size_t>(h), kWest), opposite(static_cast<std::size_t>(a), kNorth);
       next.insert(next.end(), static_cast<std::size_t>(h), kNorth);
       prev.insert(prev.end(), static_cast<std::size_t>(b * h), kNorth);
       opposite.insert(opposite.end(), static_cast<std::size_t>((b - 1) * h), kEast);
