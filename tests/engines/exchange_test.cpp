@@ -175,6 +175,50 @@ TEST(ExchangeDesigns, PinwheelExchangeOnMesh32) {
   }
 }
 
+TEST(ExchangeDesigns, TiltedExchangeOnMeshes) {
+  // The tilted exchange (engines/reduce/tilted.cpp): B x B blocks of side b = N / B, their
+  // leaders on the lattice spanned by (b, 1) and (-1, b), log2 B radix-4 leaders' rounds
+  // between trees of D = 1 + ceil(log_5 (b^2 / 4)) steps each way: 2 D + log2 B steps, the
+  // fewest over the B whose rounds are channel-disjoint and whose trees are found.
+  // mesh:64x64: B = 8 (b = 8, 9 steps) fills the middle cut and its last round collides,
+  // so B = 4, b = 16: 4 + 2 + 4 = 10; mesh:32x32: B = 4, b = 8: 3 + 2 + 3 = 8 (as the
+  // pinwheel); mesh:8x8: B = 2, b = 4: 2 + 1 + 2 = 5.
+  auto steps = [](int side, int blocks) {
+    const int b = side / blocks;
+    int depth = 1;
+    for (int room = 1; room < b * b / 4; room *= 5) ++depth;
+    return 2 * depth + std::countr_zero(static_cast<unsigned>(blocks));
+  };
+  EXPECT_EQ(best_of(verified_designs("mesh:64x64", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "tilted exchange"),
+            steps(64, 4));
+  EXPECT_EQ(steps(64, 4), 10);
+  EXPECT_EQ(best_of(verified_designs("mesh:32x32", CollectiveKind::ALLREDUCE, 4),
+                    "tilted exchange"),
+            steps(32, 4));
+  EXPECT_EQ(best_of(verified_designs("mesh:8x8", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "tilted exchange"),
+            steps(8, 2));
+  // Not offered with 3 ports (a tree node sends 4), nor on a torus.
+  EXPECT_EQ(best_of(verified_designs("mesh:8x8", CollectiveKind::ALLREDUCE, 3),
+                    "tilted exchange"),
+            0);
+  EXPECT_EQ(best_of(verified_designs("torus:8x8", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "tilted exchange"),
+            0);
+  // A faulty copy keeps the name but is not the generated mesh: it gets nothing from the
+  // design (here the east channel of the leader of block (0, 0), (9, 6), node 393), and
+  // whatever is offered still verifies.
+  Problem p = make_reduction_problem("mesh:64x64", CollectiveKind::ALLREDUCE, std::nullopt);
+  const std::vector<Channel> broken = {Channel{393, 394}};
+  p.topology = p.topology.without_channels(broken);
+  const PathSet paths(p.topology, p.model);
+  for (const auto& d : reduction_designs(p, paths)) {
+    EXPECT_NE(d.design.rfind("tilted exchange", 0), 0U) << d.design;
+    EXPECT_TRUE(verify_schedule(d.schedule).empty()) << d.design;
+  }
+}
+
 TEST(ExchangeDesigns, StarFactorisationsUpToSixteenDimensions) {
   // The stars of the star exchange (engines/reduce/cube.cpp) for hypercube:2..16 all-port:
   // each step's vectors have pairwise disjoint supports (so the step is channel-disjoint)

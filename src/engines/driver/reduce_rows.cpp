@@ -163,7 +163,7 @@ Attempt scan_dual_bound_row(Search& s, const Budget&, int) {
 
 // The dual broadcast (REDUCE, REDUCESCATTER: exact, its claims carry over), the ALLREDUCE
 // composition (gather, then a broadcast of the sums) and the SCAN's dual bound. Skipped
-// where it cannot win: an ALLREDUCE under one port, or past 4,096 processors under any
+// where it cannot win: an ALLREDUCE under one port, or from 4,096 processors under any
 // ports, whose design is already within twice the reduce-information bound (each phase
 // of the composition needs that bound: the root's accumulator, and the informed set of the
 // broadcast, grow at most (k + 1)-fold a step), an
@@ -174,7 +174,7 @@ bool reduce_dual_applies(const Search& s) {
   const Collective& c = s.problem.collective;
   const bool designs = s.claims.best() != nullptr;
   if (c.kind == CollectiveKind::ALLREDUCE && c.blocks == 1 && designs &&
-      (s.problem.model.ports == 1 || s.problem.topology.processor_count() > 4096))
+      (s.problem.model.ports == 1 || s.problem.topology.processor_count() >= 4096))
     for (const LowerBound& b : s.claims.bounds().bounds)
       if (b.name == "reduce-information" && s.claims.best_steps() <= 2 * b.value) return false;
   if (c.kind == CollectiveKind::ALLREDUCE && c.blocks != 1 && designs &&

@@ -26,9 +26,11 @@
 namespace ccsched::reduce_detail {
 namespace {
 
-// Ports a node may use per round in the trees: the model's ports, its channels.
-int cap(const Problem& p, NodeId v) {
-  return std::max(1, std::min({effective_ports(p), static_cast<int>(p.topology.out_channels(v).size()),
+// Ports a node may use per round in the trees: the model's ports (`ports`, effective_ports
+// computed once by the caller: under all-port it scans every processor, which per node was
+// quadratic), its channels.
+int cap(const Problem& p, int ports, NodeId v) {
+  return std::max(1, std::min({ports, static_cast<int>(p.topology.out_channels(v).size()),
                                static_cast<int>(p.topology.in_channels(v).size())}));
 }
 
@@ -43,7 +45,7 @@ struct Cluster {
 // Broadcast rounds of a k-nomial tree over a cluster: in each round every informed member
 // informs up to cap() uninformed ones, the nearest to it first (hops, then id). edges[r]
 // lists (parent, child) of round r.
-std::vector<std::vector<std::pair<NodeId, NodeId>>> tree_rounds(const Problem& p,
+std::vector<std::vector<std::pair<NodeId, NodeId>>> tree_rounds(const Problem& p, int ports,
                                                                  const PathSet& paths,
                                                                  const Cluster& c) {
   std::vector<std::vector<std::pair<NodeId, NodeId>>> rounds;
@@ -56,7 +58,7 @@ std::vector<std::vector<std::pair<NodeId, NodeId>>> tree_rounds(const Problem& p
       std::vector<std::pair<int, NodeId>> near;
       for (NodeId v : rest) near.push_back({paths.distance(u, v) + paths.distance(v, u), v});
       std::sort(near.begin(), near.end());
-      const int k = std::min<int>(cap(p, u), static_cast<int>(near.size()));
+      const int k = std::min<int>(cap(p, ports, u), static_cast<int>(near.size()));
       for (int i = 0; i < k; ++i) {
         round.push_back({u, near[i].second});
         informed.push_back(near[i].second);
@@ -88,15 +90,16 @@ std::optional<Schedule> clustered(const Problem& p, const PathSet& paths,
                                   const std::vector<Cluster>& clusters, int max_radix) {
   const Collective& c = p.collective;
   const std::vector<int> blocks = all_blocks(c);
+  const int ports = effective_ports(p);
   int radix = max_radix;
-  for (const Cluster& cl : clusters) radix = std::min(radix, cap(p, cl.leader) + 1);
+  for (const Cluster& cl : clusters) radix = std::min(radix, cap(p, ports, cl.leader) + 1);
   std::vector<int> digits = digits_of(static_cast<int>(clusters.size()), radix);
   if (clusters.size() > 1 && digits.empty()) return std::nullopt;
   // Tree rounds per cluster, merged by depth: round r of every cluster is one logical round.
   std::vector<std::vector<std::vector<std::pair<NodeId, NodeId>>>> trees;
   std::size_t depth = 0;
   for (const Cluster& cl : clusters) {
-    trees.push_back(cl.tree.empty() ? tree_rounds(p, paths, cl) : cl.tree);
+    trees.push_back(cl.tree.empty() ? tree_rounds(p, ports, paths, cl) : cl.tree);
     depth = std::max(depth, trees.back().size());
   }
   std::vector<Round> rounds;
@@ -304,6 +307,7 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
   add_lattice_designs(p, out);
   add_pinwheel_designs(p, out);
   add_staircase_designs(p, out);
+  add_tilted_designs(p, out);
   add_fattree_designs(p, out);
   const int n = static_cast<int>(c.senders.size());
   bool wrap = false;

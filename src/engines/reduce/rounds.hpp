@@ -20,7 +20,7 @@ namespace ccsched::reduce_detail {
 // minutes (docs/ENGINES.md, "Reductions").
 inline constexpr int kDirectDesignProcessors = 4096;
 
-// What the exchanges written directly (cube, fattree, lattice, pinwheel, staircase)
+// What the exchanges written directly (cube, fattree, lattice, pinwheel, staircase, tilted)
 // schedule: an ALLREDUCE in which every participant sends and receives, of one block or of
 // blocks combined into one transfer, under wormhole switching.
 inline bool wormhole_exchange_applies(const Problem& p) {
@@ -89,6 +89,9 @@ void add_cube_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 void add_lattice_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 // The pinwheel exchange for ALLREDUCE on mesh:32x32 (pinwheel.cpp), appended to `out`.
 void add_pinwheel_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// The tilted exchange for ALLREDUCE on mesh:NxN, N = B b with B = 2^k <= b and b a
+// multiple of 4 (tilted.cpp), appended to `out`.
+void add_tilted_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 // The staircase exchange for ALLREDUCE on torus:NxN, N a power of two from 8
 // (staircase.cpp), appended to `out`.
 void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& out);
