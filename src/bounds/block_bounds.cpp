@@ -73,9 +73,9 @@ void add_block_bounds(const Problem& problem, BoundReport& report) {
   int best = 0;
   NodeId best_node = kNoNode;
   long long best_m = 0;
-  for (const auto& target : reduction_targets(c)) {
+  for (const auto& target : reduction_prefixes(c)) {
     if (target.block != 0) continue;
-    const long long m = static_cast<long long>(target.senders.size());
+    const long long m = target.inputs;
     if (m < 2) continue;
     const int cap = reception_cap(problem, ports, target.node);
     if (cap == 0) continue;

@@ -545,15 +545,12 @@ std::string reduction_program(const Schedule& s, const MpiProgramOptions& option
     sender_rank.push_back(r);
   }
   std::vector<int> target_rank, target_block, target_count;
-  for (const ReductionTarget& t : reduction_targets(c)) {
-    // Every kind's required set is a prefix of the senders (all of them, or 0..j for SCAN),
-    // so its length says it all.
-    for (std::size_t j = 0; j < t.senders.size(); ++j)
-      if (t.senders[j] != static_cast<int>(j))
-        throw std::logic_error("a reduction target that is not a prefix of the senders");
+  // Every kind's required set is a prefix of the senders (all of them, or 0..j for SCAN),
+  // so its length says it all (reduction_prefixes: no list per target, p^2 for ALLREDUCE).
+  for (const ReductionPrefix& t : reduction_prefixes(c)) {
     target_rank.push_back(ranks.rank(t.node, "collective.receivers"));
     target_block.push_back(t.block);
-    target_count.push_back(static_cast<int>(t.senders.size()));
+    target_count.push_back(t.inputs);
   }
 
   const std::vector<const Transfer*> order = transfers_by_step(s);

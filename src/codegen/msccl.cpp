@@ -466,7 +466,7 @@ std::string reduction_xml(const Schedule& s, const MscclOptions& options) {
   }
   // Accumulators the collective leaves in the output that no receive wrote: still the
   // rank's own input, copied there.
-  for (const ReductionTarget& t : reduction_targets(c)) {
+  for (const ReductionPrefix& t : reduction_prefixes(c)) {
     const int v = ranks.rank(t.node, "collective.receivers");
     if (written.count({v, t.block})) continue;
     ThreadBlock tb;

@@ -101,7 +101,7 @@ class Pruner {
         a = std::move(after);
       }
     }
-    for (const auto& target : reduction_targets(c)) targets_.insert(key(target.node, target.block));
+    for (const auto& target : reduction_prefixes(c)) targets_.insert(key(target.node, target.block));
     return true;
   }
 
