@@ -6,6 +6,7 @@
 #include "ccsched/routing/path_set.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -224,28 +225,34 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
   // Depth-first in PathEnumerator's order (out-channels in order, down the DAG). `index`
   // counts the listed paths passed over (whole subtrees at once, by their path counts),
   // so the path found is the first free one of the list exactly when index < limit.
+  // With no cap on the list (the largest size_t: the classical algorithms), no index is
+  // ever compared, so the subtrees passed over are not counted (ways() is the larger part
+  // of a classical packing's time at 1,024 processors otherwise).
+  const bool capped = limits_.max_paths_per_pair != std::numeric_limits<std::size_t>::max();
   Path path;
+  path.nodes.reserve(static_cast<std::size_t>(dist(from)) + 1);
+  path.channels.reserve(static_cast<std::size_t>(dist(from)));
   path.nodes.push_back(from);
   double index = 0.0;
   bool over = false;  // the first free path lies beyond the list's limit
-  auto search = [&](auto&& self, NodeId at) -> bool {
+  // `here`: dist(at), known from the step that came down to it.
+  auto search = [&](auto&& self, NodeId at, int here) -> bool {
     if (at == to) return true;
-    const int here = dist(at);
     for (const ChannelId c : t.out_channels(at)) {
       const NodeId next = t.channel(c).to;
       if (dist(next) != here - 1) continue;
       if (used[c] || dead_[next] == epoch_) {
-        index += ways(next);
+        if (capped) index += ways(next);
       } else {
         const double before = index;
         path.nodes.push_back(next);
         path.channels.push_back(c);
-        if (self(self, next)) return true;
+        if (self(self, next, here - 1)) return true;
         if (over) return false;
         path.nodes.pop_back();
         path.channels.pop_back();
         dead_[next] = epoch_;
-        index = before + ways(next);
+        if (capped) index = before + ways(next);
       }
       if (index >= limit) {
         over = true;
@@ -254,7 +261,7 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
     }
     return false;
   };
-  if (!search(search, from) || over || index >= limit) return std::nullopt;
+  if (!search(search, from, dist(from)) || over || index >= limit) return std::nullopt;
   return path;
 }
 

@@ -5,6 +5,7 @@
 // a hop down to level l-1 sets bit l-1).
 #include "ccsched/topology/family_metric.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <string>
@@ -14,16 +15,6 @@
 namespace ccsched {
 namespace {
 
-// Multinomial (Σ parts)! / Π parts!, as a product of binomials, in doubles.
-double multinomial(const std::vector<int>& parts) {
-  double result = 1.0;
-  int total = 0;
-  for (const int k : parts) {
-    for (int i = 1; i <= k; ++i) result = result * (total + i) / i;
-    total += k;
-  }
-  return result;
-}
 
 // N of a "fattree:N" name, 0 otherwise.
 long long fattree_size(const std::string& name) {
@@ -164,13 +155,14 @@ int FamilyMetric::distance(NodeId from, NodeId to) const {
     case Kind::uring:
       return static_cast<int>(((to - from) % processors_ + processors_) % processors_);
     case Kind::grid: {
-      long long hops = 0;
+      // Nodes are below 2^30 (of()), so coordinates and strides fit an int.
+      int hops = 0;
       for (std::size_t i = 0; i < side_.size(); ++i) {
-        const long long s = side_[i];
-        const long long d = std::llabs(from / stride_[i] % s - to / stride_[i] % s);
+        const int s = side_[i], stride = static_cast<int>(stride_[i]);
+        const int d = std::abs(from / stride % s - to / stride % s);
         hops += wrap_ ? std::min(d, s - d) : d;
       }
-      return static_cast<int>(hops);
+      return hops;
     }
     case Kind::fattree: {
       if (from == to) return 0;
@@ -190,15 +182,19 @@ double FamilyMetric::ways(NodeId from, NodeId to) const {
     case Kind::uring:
       return 1.0;
     case Kind::grid: {
-      std::vector<int> parts;
-      double ties = 1.0;
+      // The multinomial (Σ parts)! / Π parts! of the hops per dimension, as a product of
+      // binomials in doubles, times 2 per dimension where both ways round are shortest.
+      double ties = 1.0, result = 1.0;
+      int total = 0;
       for (std::size_t i = 0; i < side_.size(); ++i) {
-        const long long s = side_[i];
-        const long long d = std::llabs(from / stride_[i] % s - to / stride_[i] % s);
-        if (wrap_ && s >= 3 && 2 * d == s) ties *= 2.0;  // both ways round are shortest
-        parts.push_back(static_cast<int>(wrap_ ? std::min(d, s - d) : d));
+        const int s = side_[i], stride = static_cast<int>(stride_[i]);
+        const int d = std::abs(from / stride % s - to / stride % s);
+        if (wrap_ && s >= 3 && 2 * d == s) ties *= 2.0;
+        const int part = wrap_ ? std::min(d, s - d) : d;
+        for (int k = 1; k <= part; ++k) result = result * (total + k) / k;
+        total += part;
       }
-      return ties * multinomial(parts);
+      return ties * result;
     }
     case Kind::fattree: {
       if (from == to) return 1.0;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <random>
 
 #include "../support/slowdown.hpp"
@@ -79,6 +80,16 @@ TEST(FirstFreePath, KeepsTheTruncatedListsLimit) {
   limits.max_paths_per_pair = 7;
   limits.truncate = true;
   expect_same_as_scan("hypercube:5", limits, 0.3);
+}
+
+TEST(FirstFreePath, UncappedSearchSkipsNoPath) {
+  // No cap on the list (the classical algorithms' routes): the search counts no subtrees
+  // and still takes the first free path of the full list.
+  PathLimits limits;
+  limits.max_paths_per_pair = std::numeric_limits<std::size_t>::max();
+  limits.truncate = true;
+  for (const std::string spec : {"torus:5x4", "hypercube:4", "fattree:8"})
+    expect_same_as_scan(spec, limits, 0.3);
 }
 
 TEST(FirstFreePath, RefusesLikeTheListWhenOverTheLimit) {
