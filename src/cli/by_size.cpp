@@ -97,8 +97,8 @@ ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
   // 1,024 processors), so that a search using its whole share cannot crowd them out.
   const double own_limit = classical.empty() ? limit : 0.75 * limit;
   ByTimeOutcome result{base, {}, {}, -1};
-  double best = 0;
-  int worse = 0;
+  double best = 0, previous = -1;
+  int rising = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {
     if (request.interrupt != nullptr && request.interrupt->load()) break;
     const double spent = std::chrono::duration<double>(Clock::now() - start).count();
@@ -127,10 +127,14 @@ ByTimeOutcome solve_by_time(const ProblemOptions& po, const Problem& base,
       result.chosen = static_cast<int>(result.trials.size()) - 1;
       result.problem = std::move(problem);
       result.outcome = std::move(out);
-      worse = 0;
-    } else if (++worse >= 2) {
-      break;  // the time grows again with the block count: more blocks only add steps
     }
+    // Stop when the time grows twice in a row with the block count (more blocks only add
+    // steps), measured against the previous count, not the best: a pipelined design can
+    // start far above one block and still fall below it at 32 blocks (mesh:32x32 REDUCE at
+    // 1 GiB: 1 block 10.7 s, 2 and 4 blocks slower, 32 blocks 3.8 s).
+    rising = previous >= 0 && trial.seconds >= previous ? rising + 1 : 0;
+    previous = trial.seconds;
+    if (rising >= 2) break;
   }
   // The classical algorithms are schedules of the same problem under the same model: the
   // time chosen is never above theirs (docs/COST.md, "Choosing by message size"). Ties go
