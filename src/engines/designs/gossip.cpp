@@ -17,7 +17,7 @@
 
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/routing/path_set.hpp"
-#include "ccsched/schedule/verify.hpp"
+#include "ccsched/schedule/verified.hpp"
 #include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
@@ -672,10 +672,10 @@ Schedule to_schedule(const Problem& problem, const Layout& l, const Plan& plan,
 
 }  // namespace
 
-std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t seed,
-                                        const Budget& budget) {
+VerifiedSchedule gossip_schedule(const Problem& problem, std::uint64_t seed,
+                                 const Budget& budget) {
   const auto layout = aab_layout(problem);
-  if (!layout) return std::nullopt;
+  if (!layout) return {};
   const Layout& l = *layout;
   const Topology& t = problem.topology;
   if (t.switch_count() != 0) {
@@ -685,7 +685,7 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
     // than one transfer either way, so k ports and all-port accept the same schedules;
     // asking under all-port skips the rounds design, which reaches the same P-1 steps at a
     // few times the time and memory.
-    if (problem.model.switching != Switching::wormhole) return std::nullopt;
+    if (problem.model.switching != Switching::wormhole) return {};
     bool single_channel = true;
     for (const NodeId v : l.node)
       single_channel =
@@ -694,15 +694,17 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
     Problem asked = problem;
     if (relaxed) asked.model.ports.reset();
     const PathSet paths(t, asked.model);
-    auto s = constructive_schedule(asked, paths);
-    if (!s) return std::nullopt;
-    s->model = problem.model;
-    s->solver = SolverInfo{"gossip", seed, 0.0};
-    if (relaxed && !verify_schedule(*s).empty()) return std::nullopt;
-    return s;
+    VerifiedSchedule s = constructive_schedule(asked, paths);
+    if (!s) return {};
+    s.solver() = SolverInfo{"gossip", seed, 0.0};
+    if (!relaxed) return s;
+    // Built under all-port: checked again under the ports asked for.
+    Schedule under_ports = std::move(s).release();
+    under_ports.model = problem.model;
+    return verified(std::move(under_ports));
   }
   const int target = reception_target(l);
-  if (target == kUnreachable) return std::nullopt;
+  if (target == kUnreachable) return {};
   std::optional<Translation> translation = translation_design(t, l, seed, target, budget);
   std::optional<Plan> best;  // of the other designs, kept only when shorter
   auto best_steps = [&] {
@@ -732,14 +734,13 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
     stale = plan ? 0 : stale + 1;
     consider(std::move(plan));
   }
-  if (!best && !translation) return std::nullopt;
+  if (!best && !translation) return {};
   Schedule s = best ? to_schedule(problem, l, *best, seed)
                     : translation_schedule(problem, l, translation->cg, translation->labels, seed);
-  // Large schedules are left to the driver's check of the schedule it keeps (a second
-  // pass over 16.8 million transfers cost tens of seconds and gigabytes at 4,096
-  // processors; docs/ENGINES.md, "Beyond 1,024").
-  if (s.transfers.size() <= 1'000'000 && !verify_schedule(s).empty()) return std::nullopt;
-  return s;
+  // Checked here, once: the driver keeps the sealed schedule without a second pass (one
+  // over 16.8 million transfers costs tens of seconds and gigabytes at 4,096 processors;
+  // docs/ENGINES.md, "Beyond 1,024").
+  return verified(std::move(s));
 }
 
 bool gossip_meets_reception_bound(const Problem& problem, std::uint64_t seed) {
