@@ -670,6 +670,47 @@ Schedule to_schedule(const Problem& problem, const Layout& l, const Plan& plan,
   return assemble_schedule(problem, std::move(transfers), "gossip", seed);
 }
 
+// The best of the designs on a direct network (translation, pipeline, neighbour gossip),
+// unchecked; their plans and tables are freed when it returns, before the check.
+std::optional<Schedule> direct_network_gossip(const Problem& problem, const Layout& l,
+                                              std::uint64_t seed, const Budget& budget) {
+  const Topology& t = problem.topology;
+  const int target = reception_target(l);
+  if (target == kUnreachable) return std::nullopt;
+  std::optional<Translation> translation = translation_design(t, l, seed, target, budget);
+  std::optional<Plan> best;  // of the other designs, kept only when shorter
+  auto best_steps = [&] {
+    return best ? best->steps : translation ? translation->steps() : kUnreachable;
+  };
+  // A translation one step above the bound (1 < k < |G|) is left alone: the neighbour
+  // gossip has never been seen to beat a translation, and on 1,000 processors its
+  // restarts would spend their work allowance for nothing.
+  const bool settled = translation && translation->steps() <= target + 1;
+  auto consider = [&](std::optional<Plan> p) {
+    if (p && p->steps < best_steps()) best = std::move(p);
+  };
+  if (best_steps() > target && l.ports <= 2) consider(pipeline_design(t, l, seed, budget));
+  // Restarts with fresh seeds until the bound, kRestartWork units of work, 64 tries, or 16
+  // tries in a row that found nothing shorter (each try stops once it reaches the best so
+  // far). Work, not seconds, so that the same seed gives the same plan on any machine; the
+  // budget's clock stays the outer cap.
+  std::int64_t work = 0;
+  for (int attempt = 0, stale = 0; !settled && attempt < 64 && stale < 16 &&
+                                   best_steps() > target && work < kRestartWork &&
+                                   !budget.expired();
+       ++attempt) {
+    const int limit = best_steps() < kUnreachable ? best_steps() - 1 : 4 * l.P;
+    const auto preference = attempt % 2 == 0 ? Forwarding::many_first : Forwarding::few_first;
+    auto plan = neighbour_gossip(l, preference, mix(seed + attempt), limit, budget, work,
+                                 kRestartWork);
+    stale = plan ? 0 : stale + 1;
+    consider(std::move(plan));
+  }
+  if (!best && !translation) return std::nullopt;
+  return best ? to_schedule(problem, l, *best, seed)
+              : translation_schedule(problem, l, translation->cg, translation->labels, seed);
+}
+
 }  // namespace
 
 VerifiedSchedule gossip_schedule(const Problem& problem, std::uint64_t seed,
@@ -703,44 +744,12 @@ VerifiedSchedule gossip_schedule(const Problem& problem, std::uint64_t seed,
     under_ports.model = problem.model;
     return verified(std::move(under_ports));
   }
-  const int target = reception_target(l);
-  if (target == kUnreachable) return {};
-  std::optional<Translation> translation = translation_design(t, l, seed, target, budget);
-  std::optional<Plan> best;  // of the other designs, kept only when shorter
-  auto best_steps = [&] {
-    return best ? best->steps : translation ? translation->steps() : kUnreachable;
-  };
-  // A translation one step above the bound (1 < k < |G|) is left alone: the neighbour
-  // gossip has never been seen to beat a translation, and on 1,000 processors its
-  // restarts would spend their work allowance for nothing.
-  const bool settled = translation && translation->steps() <= target + 1;
-  auto consider = [&](std::optional<Plan> p) {
-    if (p && p->steps < best_steps()) best = std::move(p);
-  };
-  if (best_steps() > target && l.ports <= 2) consider(pipeline_design(t, l, seed, budget));
-  // Restarts with fresh seeds until the bound, kRestartWork units of work, 64 tries, or 16
-  // tries in a row that found nothing shorter (each try stops once it reaches the best so
-  // far). Work, not seconds, so that the same seed gives the same plan on any machine; the
-  // budget's clock stays the outer cap.
-  std::int64_t work = 0;
-  for (int attempt = 0, stale = 0; !settled && attempt < 64 && stale < 16 &&
-                                   best_steps() > target && work < kRestartWork &&
-                                   !budget.expired();
-       ++attempt) {
-    const int limit = best_steps() < kUnreachable ? best_steps() - 1 : 4 * l.P;
-    const auto preference = attempt % 2 == 0 ? Forwarding::many_first : Forwarding::few_first;
-    auto plan = neighbour_gossip(l, preference, mix(seed + attempt), limit, budget, work,
-                                 kRestartWork);
-    stale = plan ? 0 : stale + 1;
-    consider(std::move(plan));
-  }
-  if (!best && !translation) return {};
-  Schedule s = best ? to_schedule(problem, l, *best, seed)
-                    : translation_schedule(problem, l, translation->cg, translation->labels, seed);
   // Checked here, once: the driver keeps the sealed schedule without a second pass (one
   // over 16.8 million transfers costs tens of seconds and gigabytes at 4,096 processors;
   // docs/ENGINES.md, "Beyond 1,024").
-  return verified(std::move(s));
+  auto s = direct_network_gossip(problem, l, seed, budget);
+  if (!s) return {};
+  return verified(std::move(*s));
 }
 
 bool gossip_meets_reception_bound(const Problem& problem, std::uint64_t seed) {
