@@ -38,6 +38,7 @@ class VerifiedSchedule {
 
   explicit operator bool() const { return schedule_.has_value(); }
   bool has_value() const { return schedule_.has_value(); }
+  // The calls below need a schedule (as std::optional's do).
   const Schedule& operator*() const { return *schedule_; }
   const Schedule* operator->() const { return &*schedule_; }
   const VerifierReport& report() const { return report_; }
