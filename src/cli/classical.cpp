@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "ccsched/core/text.hpp"
-#include "ccsched/schedule/verify.hpp"
+#include "ccsched/schedule/verified.hpp"
 
 namespace ccsched::cli {
 
@@ -42,19 +42,18 @@ SolveOutcome solve_classical(const Problem& problem, const ClassicalRequest& req
     out.reason = "the time limit ended the packing before the last round";
     return out;
   }
-  std::size_t omitted = 0;
-  const auto violations = verify_schedule(made->schedule, 1, omitted);
-  if (!violations.empty())
+  std::vector<Violation> violations;
+  out.schedule = verified(std::move(made->schedule), &violations);
+  if (!out.schedule)
     throw std::logic_error(fmt::format("classical:{} wrote an invalid schedule: {}",
                                        to_string(request.algorithm), violations.front().text));
   out.status = SolveStatus::feasible;
-  out.lower_bound = made->schedule.lower_bound.value_or(0);
+  out.lower_bound = out.schedule->lower_bound.value_or(0);
   out.bounds = std::move(made->bounds);
   out.reason = fmt::format("the {} algorithm{}: {} in {}; a classical algorithm proves nothing",
                            to_string(request.algorithm),
                            made->variant.empty() ? "" : " (" + made->variant + ")",
-                           plural(made->rounds, "round"), plural(made->schedule.steps, "step"));
-  out.schedule = std::move(made->schedule);
+                           plural(made->rounds, "round"), plural(out.schedule->steps, "step"));
   return out;
 }
 

@@ -27,18 +27,11 @@
 namespace ccsched::cli {
 namespace {
 
-struct CostOptions {
-  std::vector<std::string> files;
-  bool crossover = false;
-  std::string from = "8";
-  std::string to = "1GiB";
+struct CostOptions : ComparedOptions {
   std::string t0;
   std::string t1;
   std::string th = "0";
-  std::string tc;
-  std::string bytes;
   std::string plot;
-  bool json = false;
 };
 
 // The legend's name of schedule k: its letter in the table, its engine (the algorithm),
@@ -61,11 +54,7 @@ void run_crossover(const CostOptions& o, const LinearModel& model) {
                              "--plot");
     check_output(o.plot);
   }
-  std::vector<Schedule> schedules;
-  for (const auto& f : o.files) schedules.push_back(read_verified_schedule(f));
-  if (!o.tc.empty())
-    for (std::size_t k = 0; k < schedules.size(); ++k)
-      refuse_add_time_without_reduction(schedules[k], o.files[k]);
+  const std::vector<Schedule> schedules = read_compared_schedules(o);
   const Crossover x = crossover_table(schedules, model, from, to);
   const auto engine = schedule_engine;
   const auto label = schedule_letter;
@@ -260,11 +249,10 @@ void add_cost_command(CLI::App& app) {
   cmd->add_option("--tc,--gamma", options->tc,
                   "reduction schedules: time to add one byte into an accumulator (1ns, or a "
                   "rate such as 4GBps); default 0");
-  cmd->add_flag("--crossover", options->crossover,
-                "compare the schedules (one collective on one network) at every size from "
-                "--from to --to, doubling: the fastest by size range, and each one's time");
-  cmd->add_option("--from", options->from, "--crossover: smallest size (default 8 B)");
-  cmd->add_option("--to", options->to, "--crossover: largest size (default 1 GiB)");
+  add_crossover_options(*cmd, *options,
+                        "compare the schedules (one collective on one network) at every size "
+                        "from --from to --to, doubling: the fastest by size range, and each "
+                        "one's time");
   cmd->add_option("--plot", options->plot,
                   "--crossover: also draw the times against the message size, log-log, as an "
                   "SVG file (one line per schedule)");

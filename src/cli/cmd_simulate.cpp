@@ -33,17 +33,10 @@
 namespace ccsched::cli {
 namespace {
 
-struct SimulateOptions {
-  std::vector<std::string> files;
-  bool crossover = false;
-  std::string from = "8";
-  std::string to = "1GiB";
+struct SimulateOptions : ComparedOptions {
   std::string bandwidth;
   std::string latency;
   std::string hop_latency = "0";
-  std::string tc;
-  std::string bytes;
-  bool json = false;
   long long max_transfers = kDefaultMaxTransfers;
 };
 
@@ -61,11 +54,7 @@ std::string replay_line(const SimulationParameters& p) {
 // (null, "-").
 void run_side_by_side(const SimulateOptions& o, SimulationParameters p, std::int64_t from,
                       std::int64_t to) {
-  std::vector<Schedule> schedules;
-  for (const auto& f : o.files) schedules.push_back(read_verified_schedule(f, {3, 4}));
-  if (!o.tc.empty())
-    for (std::size_t k = 0; k < schedules.size(); ++k)
-      refuse_add_time_without_reduction(schedules[k], o.files[k]);
+  const std::vector<Schedule> schedules = read_compared_schedules(o, {3, 4});
   LinearModel model{.t0 = p.latency, .t1 = 1.0 / p.bandwidth, .th = p.hop_latency, .tc = p.add_time};
   std::vector<std::int64_t> sizes;  // crossover_table checks the schedules and the range
   for (const CrossoverRow& r : crossover_table(schedules, model, from, to).sizes)
@@ -261,11 +250,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--bytes", options->bytes,
                   "bytes per message (a reduction: per input vector): 1024, 4KiB (required "
                   "without --crossover)");
-  cmd->add_flag("--crossover", options->crossover,
-                "replay the schedules at every size from --from to --to, doubling, side by side "
-                "(as cost --crossover does with the model)");
-  cmd->add_option("--from", options->from, "--crossover: smallest size (default 8 B)");
-  cmd->add_option("--to", options->to, "--crossover: largest size (default 1 GiB)");
+  add_crossover_options(*cmd, *options,
+                        "replay the schedules at every size from --from to --to, doubling, side "
+                        "by side (as cost --crossover does with the model)");
   cmd->add_option("--tc,--gamma", options->tc,
                   "reduction schedules: time to add one byte (1ns, or a rate such as 4GBps); "
                   "default 0");

@@ -466,7 +466,7 @@ void run_solve(const SolveOptions& o) {
     std::signal(SIGINT, previous);
     if (show_progress) fmt::print(stderr, "\r\033[K");
     if (by.outcome.schedule && by.outcome.schedule->solver)
-      by.outcome.schedule->solver->seed = request.options.seed;
+      by.outcome.schedule.solver()->seed = request.options.seed;
     const nlohmann::ordered_json e = estimate_json(*time_model, by);
     print_summary(o, by.problem, by.outcome, request.options.seed, &e);
     if (!o.json) print_estimate(*time_model, by);
@@ -495,7 +495,7 @@ void run_solve(const SolveOptions& o) {
     }
     // The document names the seed of the run, also when a design that draws no random
     // number made the schedule and recorded none (the HTML report and `show` print it).
-    if (out.schedule && out.schedule->solver) out.schedule->solver->seed = request.options.seed;
+    if (out.schedule && out.schedule->solver) out.schedule.solver()->seed = request.options.seed;
     runs.push_back({request.options.seed, std::move(out)});
   }
   std::signal(SIGINT, previous);

@@ -10,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ccsched/core/error.hpp"
@@ -83,6 +84,26 @@ static int summarize(int rank, int bad, double elapsed, const char* success) {
   return failed == 0 ? 0 : 1;
 }
 )";
+
+// How both drivers end once the rank's verdict `bad` is known: the summary (summarize,
+// in kDriverCommon, with `success` saying what every rank holds), the driver's own two
+// buffers freed, then the slots both keep, and MPI closed.
+std::string driver_epilogue(std::string_view success, std::string_view values,
+                            std::string_view marks) {
+  return fmt::format(R"(  fflush(stdout);
+
+  const int status = summarize(rank, bad, elapsed, "{}");
+  free({});
+  free({});
+  free(slots);
+  free(requests);
+  free(slot_transfer);
+  MPI_Finalize();
+  return status;
+}}
+)",
+                     success, values, marks);
+}
 
 // What the driver asks of the messages and transfers, from the tables of every transfer.
 constexpr const char* kTableAccess = R"(
@@ -169,7 +190,8 @@ static int is_target(int m, int rank) {
 }
 )";
 
-// The driver: reads the tables, runs the steps, checks the data. Written once, here.
+// The driver: reads the tables, runs the steps, checks the data (driver_epilogue ends it).
+// Written once, here.
 constexpr const char* kDriver = R"(
 /* Contents of element i of message m: any value a wrong copy would not reproduce. */
 static int payload(int m, int i) {
@@ -271,17 +293,6 @@ int main(int argc, char** argv) {
     printf("rank %d (%s): %s, %d of %d messages correct%s\n", rank, rank_label[rank],
            bad ? "FAILED" : "ok", correct, expected,
            not_held ? ", sent messages it did not hold" : "");
-  fflush(stdout);
-
-  const int status = summarize(rank, bad, elapsed, "hold exactly what the collective delivers");
-  free(data);
-  free(held);
-  free(slots);
-  free(requests);
-  free(slot_transfer);
-  MPI_Finalize();
-  return status;
-}
 )";
 
 // The reduction driver (FORMATS.md "Reductions"): accumulators per block, sends of `input`
@@ -414,17 +425,6 @@ int main(int argc, char** argv) {
   printf("rank %d (%s): %s, %d of %d accumulators correct%s\n", rank, rank_label[rank],
          bad ? "FAILED" : "ok", correct, expected,
          broken ? ", sent what it did not have" : "");
-  fflush(stdout);
-
-  const int status = summarize(rank, bad, elapsed, "hold exactly the sums the collective requires");
-  free(acc);
-  free(filled);
-  free(slots);
-  free(requests);
-  free(slot_transfer);
-  MPI_Finalize();
-  return status;
-}
 )";
 
 // Transfers by step (stable: the document's order within a step), checked for the shape
@@ -527,6 +527,7 @@ std::string rule_program(const Schedule& s, const TranslationRule& rule,
   out += kRuleAccess;
   out += kDriverCommon;
   out += kDriver;
+  out += driver_epilogue("hold exactly what the collective delivers", "data", "held");
   return out;
 }
 
@@ -632,6 +633,7 @@ std::string reduction_program(const Schedule& s, const MpiProgramOptions& option
   out += int_table("static const int tr_blks[]", blks);
   out += kDriverCommon;
   out += kReductionDriver;
+  out += driver_epilogue("hold exactly the sums the collective requires", "acc", "filled");
   return out;
 }
 
@@ -732,6 +734,7 @@ std::string generate_mpi_program(const Schedule& s, const MpiProgramOptions& opt
   out += kTableAccess;
   out += kDriverCommon;
   out += kDriver;
+  out += driver_epilogue("hold exactly what the collective delivers", "data", "held");
   return out;
 }
 

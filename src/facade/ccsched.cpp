@@ -53,7 +53,7 @@ Outcome solve(const Problem& problem, const SolveOptions& options) {
   Outcome out;
   out.status = found.status;
   out.steps = found.schedule ? found.schedule->steps : -1;
-  out.schedule = std::move(found.schedule);
+  if (found.schedule) out.schedule = std::move(found.schedule).release();
   out.lower_bound = found.lower_bound;
   out.optimal = found.optimal;
   out.optimal_within = std::move(found.optimal_within);

@@ -20,6 +20,7 @@
 #include "ccsched/problem/problem.hpp"
 #include "ccsched/routing/path_set.hpp"
 #include "ccsched/schedule/schedule.hpp"
+#include "ccsched/schedule/verified.hpp"
 
 namespace ccsched {
 
@@ -38,13 +39,13 @@ std::vector<std::vector<unsigned>> group_disjoint_masks(std::vector<unsigned> ma
 // numbered 0..P-1, round c delivers i -> i XOR c (or i -> i + c mod P) directly from the
 // origin, k rounds per step when they route together (a one-step routing question for
 // CaDiCaL), the better of the two families. Nothing when it does not apply.
-std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths,
-                                        const Budget& budget = Budget());
+VerifiedSchedule rounds_schedule(const Problem& problem, const PathSet& paths,
+                                 const Budget& budget = Budget());
 
 // The best closed-form schedule ccsched knows for this problem, or nothing when no
-// construction applies. Never returns an invalid schedule.
+// construction applies. Never returns an invalid schedule: it comes sealed by the verifier.
 // Nothing when the budget (time limit, Ctrl-C) ends it first: a design is all or nothing.
-std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths,
-                                              const Budget& budget = Budget());
+VerifiedSchedule constructive_schedule(const Problem& problem, const PathSet& paths,
+                                       const Budget& budget = Budget());
 
 }  // namespace ccsched

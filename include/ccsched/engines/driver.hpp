@@ -27,6 +27,7 @@
 
 #include "ccsched/bounds/bounds.hpp"
 #include "ccsched/engines/engine.hpp"
+#include "ccsched/schedule/verified.hpp"
 
 namespace ccsched {
 
@@ -108,7 +109,7 @@ double effective_time_limit(const Problem& problem, const SolveRequest& request)
 
 struct SolveOutcome {
   SolveStatus status = SolveStatus::unknown;  // feasible when a schedule was found
-  std::optional<Schedule> schedule;
+  VerifiedSchedule schedule;   // sealed by the verifier (schedule/verified.hpp)
   BoundReport bounds;          // valid under the model as written
   int lower_bound = 0;         // best lower bound, raised by infeasibility proofs
   bool optimal = false;        // proven under the model as written

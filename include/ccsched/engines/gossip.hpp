@@ -28,15 +28,16 @@
 #include "ccsched/engines/engine.hpp"
 #include "ccsched/problem/problem.hpp"
 #include "ccsched/schedule/schedule.hpp"
+#include "ccsched/schedule/verified.hpp"
 
 namespace ccsched {
 
 // A schedule for an all-to-all broadcast (AAB, or MNB / CUSTOM whose messages are one per
 // processor, each to every other processor), or nothing when the problem is not one, no
 // design applies, or the budget ran out first. Deterministic given the seed. Whatever it
-// returns passes verify_schedule.
-std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t seed,
-                                        const Budget& budget);
+// returns is sealed by the verifier.
+VerifiedSchedule gossip_schedule(const Problem& problem, std::uint64_t seed,
+                                 const Budget& budget);
 
 // True when gossip_schedule(problem, seed, ...) answers with a translation schedule at the
 // reception bound ceil((P-1)/min(k, in-degree)), a lower bound under the model: no other

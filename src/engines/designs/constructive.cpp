@@ -12,11 +12,13 @@
 #include <cadical.hpp>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "cnf.hpp"
 
 #include "ccsched/engines/engine.hpp"
-#include "ccsched/schedule/verify.hpp"
+#include "ccsched/schedule/verified.hpp"
 #include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
@@ -71,27 +73,25 @@ namespace {
 // The design's argument is its proof; the verifier checks that the argument's
 // preconditions (ports, routing rule) hold for this problem. A million transfers take the
 // verifier seconds, so it stops, and the design with it, when the budget does.
-std::optional<Schedule> checked(Schedule s, const Budget& budget) {
-  const auto found = verify_schedule(s, [&budget] { return budget.expired(); });
-  if (!found || !found->empty()) return std::nullopt;
-  return s;
+VerifiedSchedule checked(Schedule s, const Budget& budget) {
+  return verified(std::move(s), [&budget] { return budget.expired(); });
 }
 
-std::optional<Schedule> hypercube_masks(const Problem& problem) {
+VerifiedSchedule hypercube_masks(const Problem& problem) {
   const auto& c = problem.collective;
   if (is_broadcast(c) || problem.model.switching != Switching::wormhole ||
       problem.model.combining)
-    return std::nullopt;
+    return {};
   const auto d = hypercube_dimension(problem.topology);
-  if (!d) return std::nullopt;
+  if (!d) return {};
   // Messages by mask; each mask class must be a partial permutation (one message out of
   // and into every node), otherwise its messages could meet on a channel.
   std::map<unsigned, std::vector<MessageId>> by_mask;
   std::set<std::pair<unsigned, NodeId>> seen;
   for (const auto& m : c.messages) {
-    if (m.targets.size() != 1) return std::nullopt;
+    if (m.targets.size() != 1) return {};
     const auto mask = static_cast<unsigned>(m.origin ^ m.targets.front());
-    if (!seen.emplace(mask, m.origin).second) return std::nullopt;
+    if (!seen.emplace(mask, m.origin).second) return {};
     by_mask[mask].push_back(m.id);
   }
   std::vector<unsigned> masks;
@@ -121,8 +121,7 @@ std::optional<Schedule> hypercube_masks(const Problem& problem) {
   Schedule s = assemble_schedule(problem, std::move(transfers), "constructive", 0);
   // The argument above is the proof; the verifier is the check that the argument's
   // preconditions (ports, routing rule) really hold for this problem.
-  if (!verify_schedule(s).empty()) return std::nullopt;
-  return s;
+  return verified(std::move(s));
 }
 
 // One delivery of the rounds design: message `message` goes from `from` to `to` directly.
@@ -198,33 +197,33 @@ std::optional<std::vector<Path>> route_one_step(const Problem& problem, const Pa
 // routes in one step, as XOR rounds do on Omega networks (each stage fixes one destination
 // bit, and two sources whose paths meet after stage i agree on i+1 destination bits and on
 // the other source bits, so they differ nowhere) and on fat trees and Clos networks.
-std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& paths, bool xor_rounds,
-                                      const Budget& budget) {
+VerifiedSchedule rounds_design(const Problem& problem, const PathSet& paths, bool xor_rounds,
+                               const Budget& budget) {
   if (!problem.model.ports || problem.model.switching != Switching::wormhole ||
       problem.model.combining)
-    return std::nullopt;
+    return {};
   const auto processors = problem.topology.processors();
   const auto P = static_cast<int>(processors.size());
-  if (P < 2 || P > (paths.searches_lazily() ? 4096 : kSatRoutingProcessors)) return std::nullopt;
-  if (xor_rounds && !std::has_single_bit(static_cast<unsigned>(P))) return std::nullopt;
+  if (P < 2 || P > (paths.searches_lazily() ? 4096 : kSatRoutingProcessors)) return {};
+  if (xor_rounds && !std::has_single_bit(static_cast<unsigned>(P))) return {};
   std::vector<int> index(problem.topology.node_count(), -1);
   for (int i = 0; i < P; ++i) index[processors[i]] = i;
   std::vector<std::vector<Delivery>> rounds(P);
   std::size_t deliveries = 0;
   for (const auto& m : problem.collective.messages)
     for (const NodeId t : m.targets) {
-      if (index[m.origin] < 0 || index[t] < 0) return std::nullopt;
+      if (index[m.origin] < 0 || index[t] < 0) return {};
       const int c = xor_rounds ? (index[m.origin] ^ index[t]) : (index[t] - index[m.origin] + P) % P;
       rounds[c].push_back({m.id, m.origin, t});
       ++deliveries;
     }
   // The design is worth it only when the rounds are nearly full (all-to-all patterns);
   // a sparse pattern is the other engines' business.
-  if (deliveries < static_cast<std::size_t>(P) * (P - 1) / 2) return std::nullopt;
+  if (deliveries < static_cast<std::size_t>(P) * (P - 1) / 2) return {};
   for (int c = 1; c < P; ++c) {
     std::set<NodeId> out, in;
     for (const auto& d : rounds[c])
-      if (!out.insert(d.from).second || !in.insert(d.to).second) return std::nullopt;
+      if (!out.insert(d.from).second || !in.insert(d.to).second) return {};
   }
   const int k = std::max(1, *problem.model.ports);
   // Steps: groups of at most k rounds that route together (first fit); a round that does
@@ -258,13 +257,13 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
     return false;
   };
   for (int c = 1; c < P; ++c) {
-    if (budget.expired()) return std::nullopt;  // no partial design: it must deliver all
+    if (budget.expired()) return {};  // no partial design: it must deliver all
     if (rounds[c].empty() || place(rounds[c])) continue;
     // Splitting a round into single deliveries costs a routing question per delivery and
     // step: only on networks small enough for that (torus:32x32 AAB spent minutes here).
-    if (P > kSatRoutingProcessors) return std::nullopt;
+    if (P > kSatRoutingProcessors) return {};
     for (const auto& d : rounds[c])
-      if (!place({d})) return std::nullopt;
+      if (!place({d})) return {};
   }
   std::vector<Transfer> transfers;
   transfers.reserve(deliveries);
@@ -284,28 +283,27 @@ std::optional<Schedule> rounds_design(const Problem& problem, const PathSet& pat
 // ways round the ring: ⌈(P−1)/2⌉ steps. The shift routes on binary trees and fat trees
 // with leaves in order: every aligned block of leaves (a subtree) sends exactly one
 // message out, from its last leaf, and receives one, into its first leaf.
-std::optional<Schedule> ring_design(const Problem& problem, const PathSet& paths,
-                                    const Budget& budget) {
+VerifiedSchedule ring_design(const Problem& problem, const PathSet& paths, const Budget& budget) {
   const auto& c = problem.collective;
   if (!is_broadcast(c) || problem.model.switching != Switching::wormhole ||
       problem.model.combining)
-    return std::nullopt;
+    return {};
   const auto processors = problem.topology.processors();
   const auto P = static_cast<int>(processors.size());
-  if (P < 3 || P > 4096 || static_cast<int>(c.messages.size()) != P) return std::nullopt;
+  if (P < 3 || P > 4096 || static_cast<int>(c.messages.size()) != P) return {};
   std::vector<int> index(problem.topology.node_count(), -1);
   for (int i = 0; i < P; ++i) index[processors[i]] = i;
   std::vector<MessageId> of(P, -1);  // the message that starts at u_i
   for (const auto& m : c.messages) {
     if (static_cast<int>(m.targets.size()) != P - 1 || of[index[m.origin]] >= 0)
-      return std::nullopt;
+      return {};
     of[index[m.origin]] = m.id;
   }
   const int ports = effective_ports(problem);
   std::vector<Delivery> shift;
   for (int i = 0; i < P; ++i) shift.push_back({of[i], processors[i], processors[(i + 1) % P]});
   const auto forward = route_one_step(problem, paths, shift, budget);
-  if (!forward) return std::nullopt;
+  if (!forward) return {};
   std::optional<std::vector<Path>> both;
   if (ports >= 2) {
     auto two = shift;
@@ -387,10 +385,10 @@ std::optional<Schedule> fattree_xor_rounds(const Problem& problem) {
 
 }  // namespace
 
-std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& paths,
-                                        const Budget& budget) {
+VerifiedSchedule rounds_schedule(const Problem& problem, const PathSet& paths,
+                                 const Budget& budget) {
   refuse_reductions(problem.collective, "the constructive designs", "constructive");
-  std::optional<Schedule> best;
+  VerifiedSchedule best;
   for (const bool xor_rounds : {true, false}) {
     auto s = rounds_design(problem, paths, xor_rounds, budget);
     if (s && (!best || s->steps < best->steps)) best = std::move(s);
@@ -398,12 +396,21 @@ std::optional<Schedule> rounds_schedule(const Problem& problem, const PathSet& p
   return best;
 }
 
-std::optional<Schedule> constructive_schedule(const Problem& problem, const PathSet& paths,
-                                              const Budget& budget) {
+VerifiedSchedule constructive_schedule(const Problem& problem, const PathSet& paths,
+                                       const Budget& budget) {
   refuse_reductions(problem.collective, "the constructive designs", "constructive");
   // One link per processor: N-1 steps is the reception bound, so nothing can do better.
-  if (auto s = fattree_xor_rounds(problem)) return s;
-  std::optional<Schedule> best = hypercube_masks(problem);
+  // Its argument is its proof, so a schedule the verifier rejects is a bug.
+  if (auto s = fattree_xor_rounds(problem)) {
+    std::vector<Violation> violations;
+    VerifiedSchedule v = verified(std::move(*s), &violations);
+    if (!v)
+      throw std::logic_error("the fat-tree XOR rounds broke rule " +
+                             std::to_string(violations.front().rule) + ": " +
+                             violations.front().text);
+    return v;
+  }
+  VerifiedSchedule best = hypercube_masks(problem);
   if (auto s = rounds_schedule(problem, paths, budget); s && (!best || s->steps < best->steps))
     best = std::move(s);
   if (auto s = ring_design(problem, paths, budget); s && (!best || s->steps < best->steps))

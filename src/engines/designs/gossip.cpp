@@ -17,7 +17,7 @@
 
 #include "ccsched/engines/constructive.hpp"
 #include "ccsched/routing/path_set.hpp"
-#include "ccsched/schedule/verify.hpp"
+#include "ccsched/schedule/verified.hpp"
 #include "ccsched/topology/generators.hpp"
 
 namespace ccsched {
@@ -670,37 +670,11 @@ Schedule to_schedule(const Problem& problem, const Layout& l, const Plan& plan,
   return assemble_schedule(problem, std::move(transfers), "gossip", seed);
 }
 
-}  // namespace
-
-std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t seed,
-                                        const Budget& budget) {
-  const auto layout = aab_layout(problem);
-  if (!layout) return std::nullopt;
-  const Layout& l = *layout;
+// The best of the designs on a direct network (translation, pipeline, neighbour gossip),
+// unchecked; their plans and tables are freed when it returns, before the check.
+std::optional<Schedule> direct_network_gossip(const Problem& problem, const Layout& l,
+                                              std::uint64_t seed, const Budget& budget) {
   const Topology& t = problem.topology;
-  if (t.switch_count() != 0) {
-    // Processors are joined through switches only: the constructive ring of
-    // engines/constructive.hpp routes the shift i -> i+1 channel-disjointly (fat trees).
-    // When every processor has one channel out and one in, a step can never give one more
-    // than one transfer either way, so k ports and all-port accept the same schedules;
-    // asking under all-port skips the rounds design, which reaches the same P-1 steps at a
-    // few times the time and memory.
-    if (problem.model.switching != Switching::wormhole) return std::nullopt;
-    bool single_channel = true;
-    for (const NodeId v : l.node)
-      single_channel =
-          single_channel && t.out_channels(v).size() <= 1 && t.in_channels(v).size() <= 1;
-    const bool relaxed = single_channel && problem.model.ports.has_value();
-    Problem asked = problem;
-    if (relaxed) asked.model.ports.reset();
-    const PathSet paths(t, asked.model);
-    auto s = constructive_schedule(asked, paths);
-    if (!s) return std::nullopt;
-    s->model = problem.model;
-    s->solver = SolverInfo{"gossip", seed, 0.0};
-    if (relaxed && !verify_schedule(*s).empty()) return std::nullopt;
-    return s;
-  }
   const int target = reception_target(l);
   if (target == kUnreachable) return std::nullopt;
   std::optional<Translation> translation = translation_design(t, l, seed, target, budget);
@@ -733,13 +707,49 @@ std::optional<Schedule> gossip_schedule(const Problem& problem, std::uint64_t se
     consider(std::move(plan));
   }
   if (!best && !translation) return std::nullopt;
-  Schedule s = best ? to_schedule(problem, l, *best, seed)
-                    : translation_schedule(problem, l, translation->cg, translation->labels, seed);
-  // Large schedules are left to the driver's check of the schedule it keeps (a second
-  // pass over 16.8 million transfers cost tens of seconds and gigabytes at 4,096
-  // processors; docs/ENGINES.md, "Beyond 1,024").
-  if (s.transfers.size() <= 1'000'000 && !verify_schedule(s).empty()) return std::nullopt;
-  return s;
+  return best ? to_schedule(problem, l, *best, seed)
+              : translation_schedule(problem, l, translation->cg, translation->labels, seed);
+}
+
+}  // namespace
+
+VerifiedSchedule gossip_schedule(const Problem& problem, std::uint64_t seed,
+                                 const Budget& budget) {
+  const auto layout = aab_layout(problem);
+  if (!layout) return {};
+  const Layout& l = *layout;
+  const Topology& t = problem.topology;
+  if (t.switch_count() != 0) {
+    // Processors are joined through switches only: the constructive ring of
+    // engines/constructive.hpp routes the shift i -> i+1 channel-disjointly (fat trees).
+    // When every processor has one channel out and one in, a step can never give one more
+    // than one transfer either way, so k ports and all-port accept the same schedules;
+    // asking under all-port skips the rounds design, which reaches the same P-1 steps at a
+    // few times the time and memory.
+    if (problem.model.switching != Switching::wormhole) return {};
+    bool single_channel = true;
+    for (const NodeId v : l.node)
+      single_channel =
+          single_channel && t.out_channels(v).size() <= 1 && t.in_channels(v).size() <= 1;
+    const bool relaxed = single_channel && problem.model.ports.has_value();
+    Problem asked = problem;
+    if (relaxed) asked.model.ports.reset();
+    const PathSet paths(t, asked.model);
+    VerifiedSchedule s = constructive_schedule(asked, paths);
+    if (!s) return {};
+    s.solver() = SolverInfo{"gossip", seed, 0.0};
+    if (!relaxed) return s;
+    // Built under all-port: checked again under the ports asked for.
+    Schedule under_ports = std::move(s).release();
+    under_ports.model = problem.model;
+    return verified(std::move(under_ports));
+  }
+  // Checked here, once: the driver keeps the sealed schedule without a second pass (one
+  // over 16.8 million transfers costs tens of seconds and gigabytes at 4,096 processors;
+  // docs/ENGINES.md, "Beyond 1,024").
+  auto s = direct_network_gossip(problem, l, seed, budget);
+  if (!s) return {};
+  return verified(std::move(*s));
 }
 
 bool gossip_meets_reception_bound(const Problem& problem, std::uint64_t seed) {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "ccsched/schedule/verify.hpp"
+#include "ccsched/schedule/verified.hpp"
 
 namespace ccsched::driver {
 namespace {
@@ -32,23 +32,25 @@ Claims::Claims(BoundReport bounds, std::optional<BoundReport> direct_bounds)
 }
 
 bool Claims::optimal() const {
-  return best_ && (best_->schedule.steps <= lower_bound_ || best_->optimal);
+  return best_ && (best_->sealed->steps <= lower_bound_ || best_->optimal);
 }
 
 void Claims::offer(Candidate c) {
   ++candidates_;
   // Only a schedule that is kept is verified (every schedule the driver returns is): a
   // million transfers take a second, and a loser's check would only delay the answer.
-  if (best_ && c.schedule.steps >= best_->schedule.steps) return;
-  const auto violations = verify_schedule(c.schedule);
-  if (!violations.empty())
-    throw std::logic_error("strategy " + (c.name.empty() && c.schedule.solver
-                                              ? c.schedule.solver->engine
-                                              : c.name) +
-                           " produced an invalid schedule: rule " +
-                           std::to_string(violations.front().rule) + ": " +
-                           violations.front().text);
-  if (!c.name.empty() && c.schedule.solver) c.schedule.solver->engine = c.name;
+  if (best_ && c.read().steps >= best_->sealed->steps) return;
+  if (!c.sealed) {
+    const std::string who =
+        c.name.empty() && c.schedule.solver ? c.schedule.solver->engine : c.name;
+    std::vector<Violation> violations;
+    c.sealed = verified(std::move(c.schedule), &violations);
+    if (!c.sealed)
+      throw std::logic_error("strategy " + who + " produced an invalid schedule: rule " +
+                             std::to_string(violations.front().rule) + ": " +
+                             violations.front().text);
+  }
+  if (!c.name.empty() && c.sealed.solver()) c.sealed.solver()->engine = c.name;
   best_ = std::move(c);
 }
 
@@ -89,7 +91,7 @@ SolveOutcome Claims::finish(bool reduction) {
     out.reason = note_.empty() ? "no strategy found a schedule" : note_;
     return out;
   }
-  Schedule& s = best_->schedule;
+  const Schedule& s = *best_->sealed;
   const int steps = s.steps;
   std::string within;
   if (steps <= lower_bound_) {
@@ -125,11 +127,10 @@ SolveOutcome Claims::finish(bool reduction) {
     out.reason = "optimal within " + within + ": " + out.reason;
   }
   out.status = SolveStatus::feasible;
-  s.lower_bound = out.lower_bound;
-  s.optimal = out.optimal;
-  s.direct_delivery_bound = out.direct_delivery_bound;
-  if (!out.optimal_within.empty()) s.optimal_within = out.optimal_within;
-  out.schedule = std::move(s);
+  best_->sealed.set_claims(out.lower_bound, out.optimal, out.direct_delivery_bound,
+                           out.optimal_within.empty() ? s.optimal_within
+                                                      : std::optional(out.optimal_within));
+  out.schedule = std::move(best_->sealed);
   best_.reset();
   return out;
 }

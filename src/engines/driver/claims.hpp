@@ -10,15 +10,21 @@
 #include <vector>
 
 #include "ccsched/engines/driver.hpp"
+#include "ccsched/schedule/verified.hpp"
 
 namespace ccsched::driver {
 
 // A schedule a row offers, with what an equivalence proves about it: the reversed
 // broadcast of a REDUCE is optimal, or optimal within a restriction, exactly when the
-// broadcast is (docs/ENGINES.md, "Reductions: duality").
+// broadcast is (docs/ENGINES.md, "Reductions: duality"). A design that verified its
+// schedule offers it sealed (`sealed`), and Claims does not check it again; otherwise the
+// schedule is `schedule`, checked when it is kept.
 struct Candidate {
   Candidate(Schedule s, std::string n = "") : schedule(std::move(s)), name(std::move(n)) {}
-  Schedule schedule;
+  Candidate(VerifiedSchedule s, std::string n = "") : sealed(std::move(s)), name(std::move(n)) {}
+  const Schedule& read() const { return sealed ? *sealed : schedule; }
+  Schedule schedule;              // not verified yet (empty when `sealed` holds it)
+  VerifiedSchedule sealed;
   std::string name;              // solver.engine of the schedule ("" keeps the engine's own)
   bool optimal = false;          // proven optimal under the model by `proof`
   std::string optimal_within;    // or proven optimal inside this restriction
@@ -35,17 +41,18 @@ class Claims {
   // A bound on every schedule the direct searches can find (= lower_bound() otherwise).
   int floor() const { return floor_; }
   bool direct() const { return direct_bounds_.has_value(); }
-  const Schedule* best() const { return best_ ? &best_->schedule : nullptr; }
-  int best_steps() const { return best_ ? best_->schedule.steps : 1 << 30; }
+  const Schedule* best() const { return best_ ? &*best_->sealed : nullptr; }
+  int best_steps() const { return best_ ? best_->sealed->steps : 1 << 30; }
   // The best schedule meets the lower bound, or an equivalence proved it optimal.
   bool optimal() const;
   // The best schedule is at or below the floor: the direct searches cannot do better.
-  bool at_floor() const { return best_ && best_->schedule.steps <= floor_; }
+  bool at_floor() const { return best_ && best_->sealed->steps <= floor_; }
   int candidates() const { return candidates_; }
   const BoundReport& bounds() const { return bounds_; }
 
-  // Verifies `c` (a schedule the verifier rejects is an engine bug: std::logic_error) and
-  // keeps it when it is shorter than the best so far.
+  // Keeps `c` when it is shorter than the best so far, verifying it first unless it comes
+  // sealed (a schedule the verifier rejects is an engine bug: std::logic_error). The best
+  // is always sealed.
   void offer(Candidate c);
   // `steps` proven infeasible: under the model (`within` empty) or inside `within`.
   void prove_infeasible(int steps, const std::string& within, std::string wording);

@@ -102,10 +102,10 @@ SolveOutcome solve_problem(const Problem& problem, const SolveRequest& request) 
     if (request.steps) driver::hold_to_steps(out, *request.steps);
   }
   out.seconds = std::chrono::duration<double>(Budget::Clock::now() - start).count();
-  if (out.schedule && out.schedule->solver) {
-    out.schedule->solver->seconds = out.seconds;
-    out.schedule->solver->clock_cut = out.clock_cut;
-    out.schedule->solver->seed = request.options.seed;
+  if (out.schedule && out.schedule.solver()) {
+    out.schedule.solver()->seconds = out.seconds;
+    out.schedule.solver()->clock_cut = out.clock_cut;
+    out.schedule.solver()->seed = request.options.seed;
   }
   return out;
 }

@@ -47,6 +47,12 @@ Attempt found(std::optional<Schedule> schedule) {
   if (schedule) a.schedules.push_back({std::move(*schedule), ""});
   return a;
 }
+// A design that verified its schedule hands it over sealed: Claims keeps it unchecked.
+Attempt found(VerifiedSchedule schedule) {
+  Attempt a;
+  if (schedule) a.schedules.push_back({std::move(schedule), ""});
+  return a;
+}
 
 // One answer of an engine at `target` steps, as the descent reads it.
 Attempt read_result(EngineResult r, int target) {
@@ -157,8 +163,10 @@ Attempt allgather_blocks_row(Search& s, const Budget& budget, int) {
   if (best >= 0 && best <= s.claims.floor()) return a;
   const Problem one = with_one_block(s.problem);
   std::vector<Schedule> singles;
-  if (auto g = gossip_schedule(one, s.request.options.seed, budget)) singles.push_back(std::move(*g));
-  if (auto c = constructive_schedule(one, s.paths, budget)) singles.push_back(std::move(*c));
+  if (auto g = gossip_schedule(one, s.request.options.seed, budget))
+    singles.push_back(std::move(g).release());
+  if (auto c = constructive_schedule(one, s.paths, budget))
+    singles.push_back(std::move(c).release());
   for (auto& d : allgather_copies(s.problem, s.paths, singles, budget))
     a.schedules.push_back({std::move(d.schedule), d.design});
   return a;

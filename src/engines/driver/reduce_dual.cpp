@@ -101,8 +101,7 @@ std::optional<Phase> gather_dual(const Problem& p, const std::vector<NodeId>& ow
   Phase phase;
   phase.outcome = solve_problem(rev, request);
   if (!phase.outcome.schedule) return std::nullopt;
-  const Schedule bs = std::move(*phase.outcome.schedule);
-  phase.outcome.schedule.reset();
+  const Schedule bs = std::move(phase.outcome.schedule).release();
   phase.engine = bs.solver ? bs.solver->engine : "?";
   const int nodes = p.topology.node_count();
   Tree tree = first_deliveries(bs, nodes);
@@ -160,8 +159,7 @@ std::optional<Phase> spread(const Problem& p, const std::vector<NodeId>& owners,
   if (fwd.collective.messages.empty()) return phase;  // nothing to spread
   phase.outcome = solve_problem(fwd, request);
   if (!phase.outcome.schedule) return std::nullopt;
-  const Schedule bs = std::move(*phase.outcome.schedule);
-  phase.outcome.schedule.reset();
+  const Schedule bs = std::move(phase.outcome.schedule).release();
   phase.engine = bs.solver ? bs.solver->engine : "?";
   Tree tree = first_deliveries(bs, p.topology.node_count());
   for (int i = 0; i < static_cast<int>(bs.transfers.size()); ++i) {

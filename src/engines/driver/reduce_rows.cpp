@@ -58,8 +58,12 @@ std::vector<NodeId> owners_of(const Search& s) {
 // the pass never lengthens a schedule, and a proof of its step count still holds. The pass
 // is bounded by its work allowance, not by the row's clock: a row that used its time must
 // still return a minimal schedule.
+// A sealed schedule is unsealed first: once pruned, it is verified again when it is kept.
 Attempt minimal(Attempt a) {
-  for (Candidate& c : a.schedules) prune_reduction(c.schedule);
+  for (Candidate& c : a.schedules) {
+    if (c.sealed) c.schedule = std::move(c.sealed).release();
+    prune_reduction(c.schedule);
+  }
   return a;
 }
 

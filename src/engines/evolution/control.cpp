@@ -50,6 +50,15 @@ EngineResult result_build_stopped(std::string_view engine, const Budget& budget)
   return r;
 }
 
+std::optional<Instance> open_instance(std::string_view engine, std::string_view title,
+                                      const Problem& problem, const PathSet& paths, int steps,
+                                      bool auto_radius, const Budget& budget,
+                                      const EngineOptions& options) {
+  refuse_reductions(problem.collective, title, engine);
+  return build_instance(problem, paths, steps, effective_radius(problem, options, auto_radius),
+                        instance_limits(engine, budget, options));
+}
+
 Schedule decode(const Problem& problem, const Instance& inst, const Genome& genome,
                 std::string_view engine, std::uint64_t seed) {
   std::vector<Transfer> transfers;

@@ -1,10 +1,11 @@
-// What the two evolutionary engines share around their main loop: the receiver radius
-// they use, the stopping rules of one run (generation limit, stall, budget), throttled
-// progress reports, the island meeting, and turning a zero-conflict genome into a
-// Schedule.
+// What the evolutionary engines share around their main loop: how a run opens (the
+// instance, under the receiver radius in force), the stopping rules of one run (generation
+// limit, stall, budget), throttled progress reports, the island meeting, and turning a
+// zero-conflict genome into a Schedule.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,37 @@ BuildLimits instance_limits(std::string_view engine, const Budget& budget,
                             const EngineOptions& options);
 // The result of a run whose instance could not be built within the budget.
 EngineResult result_build_stopped(std::string_view engine, const Budget& budget);
+
+// How every evolutionary engine's solve() opens: reductions refused (`title` names the
+// engine in the message, "the UMDA engine"), then the instance under the radius in force,
+// built as instance_limits says. On large networks building it can take longer than the
+// whole budget (docs/RELIABILITY.md); nullopt when the budget stopped it, and the run's
+// result is then result_build_stopped(engine, budget).
+std::optional<Instance> open_instance(std::string_view engine, std::string_view title,
+                                      const Problem& problem, const PathSet& paths, int steps,
+                                      bool auto_radius, const Budget& budget,
+                                      const EngineOptions& options);
+
+// Past the budget the rest of a population (or the workers' start solutions) is not
+// evaluated: one evaluation of a large scatter chromosome takes tens of milliseconds
+// (docs/RELIABILITY.md), and the run ends at once. Never on an island, whose islands decide
+// together at meetings. Asked from the evaluating threads; cut() says whether it bit.
+class BudgetCut {
+ public:
+  BudgetCut(const Budget& budget, const EngineOptions& options)
+      : budget_(budget), stoppable_(!options.island) {}
+  bool operator()() {
+    if (!stoppable_ || !budget_.expired()) return false;
+    cut_.store(true);
+    return true;
+  }
+  bool cut() const { return cut_.load(); }
+
+ private:
+  const Budget& budget_;
+  bool stoppable_;
+  std::atomic<bool> cut_{false};
+};
 
 // The genome's transfers as a schedule (empty steps dropped by assemble_schedule).
 Schedule decode(const Problem& problem, const Instance& inst, const Genome& genome,

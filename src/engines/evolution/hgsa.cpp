@@ -108,13 +108,8 @@ HgsaEngine::HgsaEngine(EngineOptions options, HgsaParams params)
 
 EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
-  refuse_reductions(problem.collective, "the HGSA engine", "hgsa");
-  // On large networks building the instance can take longer than the whole budget
-  // (docs/RELIABILITY.md): it stops with the budget (never on an island, where every island must
-  // reach the same meetings) and is charged against --max-memory.
-  const auto built = evo::build_instance(
-      problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
-      evo::instance_limits("hgsa", budget, options_));
+  const auto built = evo::open_instance("hgsa", "the HGSA engine", problem, paths, steps,
+                                        params_.auto_radius, budget, options_);
   if (!built) return evo::result_build_stopped("hgsa", budget);
   const evo::Instance& inst = *built;
   // Restoration keeps its least-conflict choice of a new sender; the proposals of the
@@ -135,15 +130,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
   Worker master(inst);
   const int step0 =
       inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * (w_count + 1))) : 0;
-  // Past the budget the start solutions still to be evaluated are skipped and the run
-  // ends (large scatter chromosomes take tens of milliseconds each; docs/RELIABILITY.md). Never on an
-  // island: islands decide together at meetings.
-  std::atomic<bool> cut{false};
-  auto out_of_budget = [&]() {
-    if (options_.island || !budget.expired()) return false;
-    cut.store(true);
-    return true;
-  };
+  evo::BudgetCut out_of_budget(budget, options_);
   auto start_solutions = [&]() {
     pool.run(w_count, [&](int i, int) {
       if (out_of_budget()) return;
@@ -158,7 +145,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     evo::evaluate(inst, master.genome, master.ws, master_rng, h, true);
   };
   start_solutions();
-  if (cut.load()) return control.result_unknown(true);
+  if (out_of_budget.cut()) return control.result_unknown(true);
 
   // The master's genetic step (seed 002 §5), see the file comment.
   auto master_step = [&]() {
@@ -283,7 +270,7 @@ EngineResult HgsaEngine::solve(const Problem& problem, const PathSet& paths, int
     if (restart.due(best)) {
       // A stalled search starts over from new first solutions (its streams go on).
       start_solutions();
-      if (cut.load()) return control.result_unknown(true);
+      if (out_of_budget.cut()) return control.result_unknown(true);
       continue;
     }
     if (control.generation() > 1) master_step();

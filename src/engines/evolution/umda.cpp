@@ -89,13 +89,8 @@ UmdaEngine::UmdaEngine(EngineOptions options, UmdaParams params)
 
 EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
-  refuse_reductions(problem.collective, "the UMDA engine", "umda");
-  // On large networks building the instance can take longer than the whole budget
-  // (docs/RELIABILITY.md): it stops with the budget (never on an island, where every island must
-  // reach the same meetings) and is charged against --max-memory.
-  const auto built = evo::build_instance(
-      problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
-      evo::instance_limits("umda", budget, options_));
+  const auto built = evo::open_instance("umda", "the UMDA engine", problem, paths, steps,
+                                        params_.auto_radius, budget, options_);
   if (!built) return evo::result_build_stopped("umda", budget);
   const evo::Instance& inst = *built;
   const evo::Heuristics h{params_.acceleration, params_.directed, params_.path_move,
@@ -113,16 +108,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
   std::vector<evo::Genome> population(static_cast<std::size_t>(n));
   const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * n)) : 0;
   // The first population; after a restart (ours) the same with the restart's own streams.
-  // Past the budget the remaining individuals of a population are not evaluated (one
-  // evaluation of a large scatter chromosome takes tens of milliseconds; docs/RELIABILITY.md), and
-  // the run ends at once. Never on an island: islands decide together at meetings.
-  const bool stoppable = !options_.island;
-  std::atomic<bool> cut{false};
-  auto out_of_budget = [&]() {
-    if (!stoppable || !budget.expired()) return false;
-    cut.store(true);
-    return true;
-  };
+  evo::BudgetCut out_of_budget(budget, options_);
   auto first_population = [&](std::uint64_t attempt) {
     pool.run(n, [&](int i, int w) {
       if (out_of_budget()) return;
@@ -135,7 +121,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
     sort_by_fitness(population);
   };
   first_population(0);
-  if (cut.load()) return control.result_unknown(true);
+  if (out_of_budget.cut()) return control.result_unknown(true);
   evo::RestartRule restart(params_.restart);
 
   std::vector<evo::Genome> children(static_cast<std::size_t>(n_children));
@@ -176,7 +162,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
     if (found || expired) continue;  // on an island: wait for the next meeting
     if (restart.due(population.front().fitness)) {
       first_population(static_cast<std::uint64_t>(restart.restarts()));
-      if (cut.load()) return control.result_unknown(true);
+      if (out_of_budget.cut()) return control.result_unknown(true);
       climb = 0;
       walkers.clear();
       best_seen = population.front().fitness;
@@ -218,7 +204,7 @@ EngineResult UmdaEngine::solve(const Problem& problem, const PathSet& paths, int
       if (child.fitness > 0 && (walk || rng.chance(params_.mutation)))
         evo::mutate(inst, child, ws, rng, h, params_.mutation_moves, climb, walk);
     });
-    if (cut.load()) return control.result_unknown(true);
+    if (out_of_budget.cut()) return control.result_unknown(true);
     for (std::size_t c = 0; c < walkers.size(); ++c) walkers[c] = children[c];
     // The new chromosomes replace the worse half (seed 000 §4.5). They are ranked before
     // older members of equal fitness, so that the population drifts across plateaus

@@ -94,10 +94,8 @@ MboaEngine::MboaEngine(EngineOptions options, MboaParams params)
 
 EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int steps,
                                const Budget& budget) {
-  refuse_reductions(problem.collective, "the MBOA engine", "mboa");
-  const auto built = evo::build_instance(
-      problem, paths, steps, evo::effective_radius(problem, options_, params_.auto_radius),
-      evo::instance_limits("mboa", budget, options_));
+  const auto built = evo::open_instance("mboa", "the MBOA engine", problem, paths, steps,
+                                        params_.auto_radius, budget, options_);
   if (!built) return evo::result_build_stopped("mboa", budget);
   const evo::Instance& inst = *built;
   const evo::Heuristics h{params_.acceleration, params_.directed, params_.path_move,
@@ -123,15 +121,7 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
 
   std::vector<evo::Genome> population(static_cast<std::size_t>(n));
   const int step0 = inst.broadcast() ? static_cast<int>(std::lround(params_.step0 * n)) : 0;
-  // As UMDA: past the budget the rest of a population is not evaluated, except on an
-  // island, where the islands decide together at meetings.
-  const bool stoppable = !options_.island;
-  std::atomic<bool> cut{false};
-  auto out_of_budget = [&]() {
-    if (!stoppable || !budget.expired()) return false;
-    cut.store(true);
-    return true;
-  };
+  evo::BudgetCut out_of_budget(budget, options_);
   auto first_population = [&](std::uint64_t attempt) {
     pool.run(n, [&](int i, int w) {
       if (out_of_budget()) return;
@@ -142,7 +132,7 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
     });
   };
   first_population(0);
-  if (cut.load()) return control.result_unknown(true);
+  if (out_of_budget.cut()) return control.result_unknown(true);
   evo::RestartRule restart(params_.restart);
   auto best_member = [&] {
     std::size_t best = 0;
@@ -193,7 +183,7 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
     if (found || expired) continue;  // on an island: wait for the next meeting
     if (restart.due(population[best_member()].fitness)) {
       first_population(static_cast<std::uint64_t>(restart.restarts()));
-      if (cut.load()) return control.result_unknown(true);
+      if (out_of_budget.cut()) return control.result_unknown(true);
       climb = 0;
       walkers.clear();
       best_seen = INT64_MAX;
@@ -266,7 +256,7 @@ EngineResult MboaEngine::solve(const Problem& problem, const PathSet& paths, int
       if (child.fitness > 0 && (walk || child_rng.chance(params_.mutation)))
         evo::mutate(inst, child, ws, child_rng, h, params_.mutation_moves, climb, walk);
     });
-    if (cut.load()) return control.result_unknown(true);
+    if (out_of_budget.cut()) return control.result_unknown(true);
     for (std::size_t c = 0; c < walkers.size(); ++c) walkers[c] = children[c];
 
     // 4. Restricted tournament replacement, on this thread, from the generation's stream.
