@@ -15,7 +15,6 @@
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/topology/invariants.hpp"
 #include "ccsched/topology/io.hpp"
 
 namespace ccsched {
@@ -588,31 +588,13 @@ bool has_file_extension(std::string_view text) {
 void check_processors_strongly_connected(const Topology& t, const std::string& where) {
   if (t.processor_count() == 0) throw InvalidInput("the network has no processors", where);
   const NodeId root = t.processors()[0];
-  const auto search = [&](bool forward) {
-    std::vector<char> seen(static_cast<std::size_t>(t.node_count()), 0);
-    std::deque<NodeId> queue{root};
-    seen[root] = 1;
-    while (!queue.empty()) {
-      const NodeId u = queue.front();
-      queue.pop_front();
-      const auto chans = forward ? t.out_channels(u) : t.in_channels(u);
-      for (const auto c : chans) {
-        const NodeId w = forward ? t.channel(c).to : t.channel(c).from;
-        if (!seen[w]) {
-          seen[w] = 1;
-          queue.push_back(w);
-        }
-      }
-    }
-    return seen;
-  };
-  const auto fwd = search(true);
+  const auto fwd = reachable(t, root, true);
   for (const auto p : t.processors())
     if (!fwd[p])
       throw InvalidInput(fmt::format("processors are not strongly connected: {} cannot reach {}",
                                      t.display_name(root), t.display_name(p)),
                          where);
-  const auto bwd = search(false);
+  const auto bwd = reachable(t, root, false);
   for (const auto p : t.processors())
     if (!bwd[p])
       throw InvalidInput(fmt::format("processors are not strongly connected: {} cannot reach {}",

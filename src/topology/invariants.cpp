@@ -83,22 +83,8 @@ int girth(const Topology& t) {
 // which is strong connectivity among the processors: two BFS, O(channels).
 bool processors_strongly_connected(const Topology& t) {
   if (t.processor_count() == 0) return true;
-  const NodeId root = t.processors()[0];
   for (const bool forward : {true, false}) {
-    std::vector<char> seen(t.node_count(), 0);
-    std::deque<NodeId> queue{root};
-    seen[root] = 1;
-    while (!queue.empty()) {
-      const NodeId u = queue.front();
-      queue.pop_front();
-      for (const auto c : forward ? t.out_channels(u) : t.in_channels(u)) {
-        const NodeId v = forward ? t.channel(c).to : t.channel(c).from;
-        if (!seen[v]) {
-          seen[v] = 1;
-          queue.push_back(v);
-        }
-      }
-    }
+    const auto seen = reachable(t, t.processors()[0], forward);
     for (const auto p : t.processors())
       if (!seen[p]) return false;
   }
@@ -123,6 +109,24 @@ std::vector<int> distances_from(const Topology& t, NodeId source) {
     }
   }
   return dist;
+}
+
+std::vector<char> reachable(const Topology& t, NodeId source, bool forward) {
+  std::vector<char> seen(t.node_count(), 0);
+  std::deque<NodeId> queue{source};
+  seen[source] = 1;
+  while (!queue.empty()) {
+    const NodeId u = queue.front();
+    queue.pop_front();
+    for (const auto c : forward ? t.out_channels(u) : t.in_channels(u)) {
+      const NodeId v = forward ? t.channel(c).to : t.channel(c).from;
+      if (!seen[v]) {
+        seen[v] = 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return seen;
 }
 
 Invariants compute_invariants(const Topology& t) { return compute_invariants(t, {}); }

@@ -11,6 +11,9 @@ namespace ccsched {
 // Hop distances from `source` along channels (kUnreachable where none).
 std::vector<int> distances_from(const Topology& t, NodeId source);
 
+// 1 for every node `source` reaches along channels (forward) or that reaches it (backward).
+std::vector<char> reachable(const Topology& t, NodeId source, bool forward);
+
 struct Invariants {
   int processors = 0, switches = 0, channels = 0;
   bool directed = false;
