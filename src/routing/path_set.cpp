@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ccsched/core/error.hpp"
+#include "ccsched/topology/invariants.hpp"
 
 namespace ccsched {
 namespace {
@@ -100,24 +101,6 @@ class PathEnumerator {
   std::vector<char> on_path_;
   Path current_;
 };
-
-// Hop distances *to* `target` (BFS on reversed channels).
-std::vector<int> distances_to(const Topology& t, NodeId target) {
-  std::vector<int> dist(t.node_count(), kUnreachable);
-  std::vector<NodeId> queue{target};
-  dist[target] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const NodeId v = queue[head];
-    for (const ChannelId c : t.in_channels(v)) {
-      const NodeId u = t.channel(c).from;
-      if (dist[u] == kUnreachable) {
-        dist[u] = dist[v] + 1;
-        queue.push_back(u);
-      }
-    }
-  }
-  return dist;
-}
 
 }  // namespace
 

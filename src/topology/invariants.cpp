@@ -91,17 +91,18 @@ bool processors_strongly_connected(const Topology& t) {
   return true;
 }
 
-}  // namespace
-
-std::vector<int> distances_from(const Topology& t, NodeId source) {
+// Breadth-first search from `node` along channels (forward) or against them (backward):
+// hop distances, kUnreachable where none, and the nodes reached in the order searched.
+std::vector<int> search(const Topology& t, NodeId node, bool forward, std::vector<NodeId>* order) {
   std::vector<int> dist(t.node_count(), kUnreachable);
-  std::deque<NodeId> queue{source};
-  dist[source] = 0;
-  while (!queue.empty()) {
-    const NodeId u = queue.front();
-    queue.pop_front();
-    for (const auto c : t.out_channels(u)) {
-      const NodeId v = t.channel(c).to;
+  std::vector<NodeId> local;
+  std::vector<NodeId>& queue = order != nullptr ? *order : local;
+  queue.assign(1, node);
+  dist[node] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeId u = queue[head];
+    for (const auto c : forward ? t.out_channels(u) : t.in_channels(u)) {
+      const NodeId v = forward ? t.channel(c).to : t.channel(c).from;
       if (dist[v] == kUnreachable) {
         dist[v] = dist[u] + 1;
         queue.push_back(v);
@@ -111,21 +112,20 @@ std::vector<int> distances_from(const Topology& t, NodeId source) {
   return dist;
 }
 
+}  // namespace
+
+std::vector<int> distances_from(const Topology& t, NodeId source) {
+  return search(t, source, true, nullptr);
+}
+
+std::vector<int> distances_to(const Topology& t, NodeId target, std::vector<NodeId>* order) {
+  return search(t, target, false, order);
+}
+
 std::vector<char> reachable(const Topology& t, NodeId source, bool forward) {
-  std::vector<char> seen(t.node_count(), 0);
-  std::deque<NodeId> queue{source};
-  seen[source] = 1;
-  while (!queue.empty()) {
-    const NodeId u = queue.front();
-    queue.pop_front();
-    for (const auto c : forward ? t.out_channels(u) : t.in_channels(u)) {
-      const NodeId v = forward ? t.channel(c).to : t.channel(c).from;
-      if (!seen[v]) {
-        seen[v] = 1;
-        queue.push_back(v);
-      }
-    }
-  }
+  const auto dist = search(t, source, forward, nullptr);
+  std::vector<char> seen(dist.size());
+  for (std::size_t v = 0; v < dist.size(); ++v) seen[v] = dist[v] != kUnreachable;
   return seen;
 }
 

@@ -10,6 +10,10 @@ namespace ccsched {
 
 // Hop distances from `source` along channels (kUnreachable where none).
 std::vector<int> distances_from(const Topology& t, NodeId source);
+// Hop distances to `target` against the channels' direction (kUnreachable where none);
+// `order`, when given, receives the nodes that reach it, nearest first.
+std::vector<int> distances_to(const Topology& t, NodeId target,
+                              std::vector<NodeId>* order = nullptr);
 
 // 1 for every node `source` reaches along channels (forward) or that reaches it (backward).
 std::vector<char> reachable(const Topology& t, NodeId source, bool forward);

@@ -6,6 +6,7 @@
 #include "ccsched/engines/resources.hpp"
 
 #include "ccsched/topology/family_metric.hpp"
+#include "ccsched/topology/invariants.hpp"
 
 #include <fmt/core.h>
 
@@ -49,24 +50,11 @@ PathCensus::PathCensus(const Topology& t, const Model& model) : topology_(&t) {
   count_.assign(processors_ * processors_, 0.0);
   dist_.assign(processors_ * processors_, kUnreachable);
   const int n = t.node_count();
-  std::vector<int> dist(n);
   std::vector<NodeId> queue;
   std::vector<double> ways(n), next(n);
   for (const NodeId target : procs) {
-    // Hops from every node to `target` (BFS on reversed channels), as PathSet does.
-    std::fill(dist.begin(), dist.end(), kUnreachable);
-    queue.assign(1, target);
-    dist[target] = 0;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const NodeId v = queue[head];
-      for (const ChannelId c : t.in_channels(v)) {
-        const NodeId u = t.channel(c).from;
-        if (dist[u] == kUnreachable) {
-          dist[u] = dist[v] + 1;
-          queue.push_back(u);
-        }
-      }
-    }
+    // Hops from every node to `target`, nearest first (`queue`), as PathSet has them.
+    const std::vector<int> dist = distances_to(t, target, &queue);
     std::fill(ways.begin(), ways.end(), 0.0);
     if (model.switching == Switching::store_and_forward) {
       for (const ChannelId c : t.in_channels(target)) ways[t.channel(c).from] = 1.0;
