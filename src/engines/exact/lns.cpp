@@ -25,6 +25,27 @@ namespace {
 
 constexpr int kUnplaced = 0;
 
+// How a squeezer's windows move (both classes below): a window of `size` steps, wider
+// (up to `widest`) after an unsatisfiable question, narrower after an undecided one; every
+// fifth fruitless move goes sideways (any placement accepted, to leave a plateau).
+struct WindowControl {
+  int size;
+  int widest;
+  int fruitless = 0;
+  std::int64_t moves = 0;
+
+  bool sideways() const { return fruitless > 0 && fruitless % 5 == 0; }
+  // A question answered without a placement (CaDiCaL: 20 unsatisfiable, 0 undecided).
+  void unplaced(int answer, int steps) {
+    size = answer == 20 ? std::min(size + 1, std::min(steps, widest)) : std::max(size - 1, 2);
+    ++fruitless;
+  }
+  bool placed(bool better) {
+    fruitless = better ? 0 : fruitless + 1;
+    return better;
+  }
+};
+
 class Squeezer {
  public:
   Squeezer(const Problem& problem, const PathSet& paths, int steps, std::uint64_t seed)
@@ -73,7 +94,7 @@ class Squeezer {
 
   // One window move; true when it placed at least one pending message.
   bool move(const Budget& budget) {
-    const int w = std::min(window_, steps_);
+    const int w = std::min(window_.size, steps_);
     const std::vector<Step> window = choose_window(w);
     std::vector<int> slot(steps_ + 1, -1);
     for (int j = 0; j < w; ++j) slot[window[j]] = j;
@@ -84,7 +105,7 @@ class Squeezer {
     candidates = pending_;
     std::shuffle(candidates.begin(), candidates.end(), rng_);
     if (candidates.size() > 64) candidates.resize(64);
-    const bool sideways = fruitless_ > 0 && fruitless_ % 5 == 0;
+    const bool sideways = window_.sideways();
 
     auto owned = std::make_unique<CaDiCaL::Solver>();
     CaDiCaL::Solver& solver = *owned;
@@ -145,14 +166,10 @@ class Squeezer {
     const int answer = sat::solve_detachable(owned, solver, budget);
     if (!owned) return false;  // abandoned to its thread past the limit
     if (answer == 0 && budget.expired()) return cut();
-    ++moves_;
+    ++window_.moves;
     if (answer != 10) {
       // Unsatisfiable: this window has no room; look wider. Undecided: look narrower.
-      if (answer == 20)
-        window_ = std::min(window_ + 1, std::min(steps_, 12));
-      else
-        window_ = std::max(window_ - 1, 2);
-      ++fruitless_;
+      window_.unplaced(answer, steps_);
       return false;
     }
     for (const MessageId id : fixed_free) step_[id] = kUnplaced;
@@ -166,9 +183,7 @@ class Squeezer {
     pending_.clear();
     for (std::size_t i = 0; i < step_.size(); ++i)
       if (step_[i] == kUnplaced) pending_.push_back(static_cast<MessageId>(i));
-    const bool better = pending_.size() < before;
-    fruitless_ = better ? 0 : fruitless_ + 1;
-    return better;
+    return window_.placed(pending_.size() < before);
   }
 
   // Half the time a random window; otherwise the steps where a random pending message
@@ -224,7 +239,7 @@ class Squeezer {
     return assemble_schedule(problem_, std::move(transfers), "lns", seed);
   }
 
-  std::int64_t moves() const { return moves_; }
+  std::int64_t moves() const { return window_.moves; }
 
  private:
   const Problem& problem_;
@@ -234,10 +249,8 @@ class Squeezer {
   std::vector<Step> step_;
   std::vector<int> path_;
   std::vector<MessageId> pending_;
-  int window_ = 4;
-  int fruitless_ = 0;
+  WindowControl window_{4, 12};
   std::int64_t conflict_limit_ = 20000;
-  std::int64_t moves_ = 0;
 };
 
 // Broadcast windows. A reception (message m reaches node v in step s from sender u over
@@ -300,10 +313,10 @@ class BroadcastSqueezer {
   }
 
   std::size_t pending() const { return pending_.size(); }
-  std::int64_t moves() const { return moves_; }
+  std::int64_t moves() const { return window_.moves; }
 
   bool move(const Budget& budget) {
-    const int w = std::min(window_, steps_);
+    const int w = std::min(window_.size, steps_);
     std::vector<Step> window;
     const int mode = static_cast<int>(rng_() % 3);
     if (mode == 2 && !pending_.empty()) {
@@ -339,7 +352,7 @@ class BroadcastSqueezer {
     candidates = pending_;
     std::shuffle(candidates.begin(), candidates.end(), rng_);
     if (candidates.size() > 48) candidates.resize(48);
-    const bool sideways = fruitless_ > 0 && fruitless_ % 5 == 0;
+    const bool sideways = window_.sideways();
 
     // Deadlines with the window's receptions freed: the first fixed forward of (m, v).
     auto deadline = [&](MessageId m, NodeId v) {
@@ -460,13 +473,9 @@ class BroadcastSqueezer {
     const int answer = sat::solve_detachable(owned, solver, budget);
     if (!owned) return false;  // abandoned to its thread past the limit
     if (answer == 0 && budget.expired()) return cut();
-    ++moves_;
+    ++window_.moves;
     if (answer != 10) {
-      if (answer == 20)
-        window_ = std::min(window_ + 1, std::min(steps_, 8));
-      else
-        window_ = std::max(window_ - 1, 2);
-      ++fruitless_;
+      window_.unplaced(answer, steps_);
       return false;
     }
     for (const auto& [m, v] : all_pairs) at(m, v).step = kUnplaced;
@@ -482,9 +491,7 @@ class BroadcastSqueezer {
     }
     const std::size_t before = pending_.size();
     refresh_pending();
-    const bool better = pending_.size() < before;
-    fruitless_ = better ? 0 : fruitless_ + 1;
-    return better;
+    return window_.placed(pending_.size() < before);
   }
 
   Schedule schedule(std::uint64_t seed) const {
@@ -534,9 +541,7 @@ class BroadcastSqueezer {
   std::vector<Reception> rec_;
   std::vector<int> near_;  // [v]: senders of v at most this many hops away
   std::vector<std::pair<MessageId, NodeId>> pending_;
-  int window_ = 3;
-  int fruitless_ = 0;
-  std::int64_t moves_ = 0;
+  WindowControl window_{3, 8};
 };
 
 template <typename S>
