@@ -83,6 +83,51 @@ TEST(PipelinedDesigns, TranslatedTreesMeetTheVolumeBoundOnATorus) {
   EXPECT_EQ(best_steps(p, "pipelined trees, translated (lockstep)"), 32);
 }
 
+// REDUCE over arc-disjoint trees (docs/ENGINES.md, "Several blocks"): on a torus four
+// trees, on a mesh two, on hypercube:n n, each a block a step: ceil(B / m) - 1 + h steps,
+// h the trees' height: (R - 1) + (C - 1) on a torus whatever the root, and on a mesh rooted
+// at a corner; on mesh:6x5 rooted at (2, 3) the farthest node is (5, 0), 3 + 3 hops in
+// either tree (the root's row and column take a detour of one: 5); n + 1 on a hypercube
+// (set the tree's bit, clear the n - 1 others, clear it). Every schedule verifies; a faulty
+// copy, too few ports, ALLREDUCE or a Kautz digraph get nothing from it.
+TEST(PipelinedDesigns, DisjointTreesPipelineAReduce) {
+  struct Case {
+    const char* net;
+    int trees, blocks, height;
+    NodeId root;
+  };
+  const Case cases[] = {{"torus:8x8", 4, 64, 14, 0},  {"torus:5x7", 4, 30, 10, 17},
+                        {"mesh:8x8", 2, 64, 14, 0},   {"mesh:8x8", 2, 5, 14, 63},
+                        {"mesh:6x5", 2, 9, 6, 13},    {"torus:3x3", 4, 2, 4, 4},
+                        {"hypercube:4", 4, 8, 5, 0},  {"hypercube:5", 5, 23, 6, 21}};
+  for (const Case& c : cases) {
+    Problem p = make_reduction_problem(c.net, CollectiveKind::REDUCE, std::nullopt, c.blocks);
+    p.collective.receivers = {c.root};
+    const PathSet paths(p.topology, p.model);
+    const Schedule* found = nullptr;
+    const auto designs = designs_for(p, paths);
+    for (const auto& d : designs)
+      if (d.design.rfind("disjoint trees", 0) == 0) found = &d.schedule;
+    ASSERT_NE(found, nullptr) << c.net;
+    EXPECT_EQ(testing_support::violations_text(*found), "") << c.net;
+    EXPECT_EQ(found->steps, (c.blocks + c.trees - 1) / c.trees - 1 + c.height) << c.net;
+    EXPECT_GE(found->steps, lower_bounds(p, paths).best) << c.net;
+  }
+  auto offered = [](const Problem& p) {
+    const PathSet paths(p.topology, p.model);
+    for (const auto& d : designs_for(p, paths))
+      if (d.design.rfind("disjoint trees", 0) == 0) return true;
+    return false;
+  };
+  Problem faulty = make_reduction_problem("torus:8x8", CollectiveKind::REDUCE, std::nullopt, 8);
+  const std::vector<Channel> broken{{9, 10}};
+  faulty.topology = faulty.topology.without_channels(broken);
+  EXPECT_FALSE(offered(faulty));
+  EXPECT_FALSE(offered(make_reduction_problem("torus:8x8", CollectiveKind::REDUCE, 2, 8)));
+  EXPECT_FALSE(offered(make_reduction_problem("torus:8x8", CollectiveKind::ALLREDUCE, {}, 8)));
+  EXPECT_FALSE(offered(make_reduction_problem("kautz:2,3", CollectiveKind::REDUCE, {}, 8)));
+}
+
 // The driver: ring:8 1-port, 8 blocks: 14 steps, proven by reduce-volume.
 TEST(PipelinedDesigns, DriverProvesRingOfEightBlocksOnePort) {
   const Problem p = make_reduction_problem("ring:8", CollectiveKind::ALLREDUCE, 1, 8);

@@ -23,6 +23,7 @@
 #include "ccsched/core/error.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "rounds.hpp"
 
 namespace ccsched {
 namespace {
@@ -1314,6 +1315,9 @@ std::vector<ReductionCandidate> pipelined_designs(const Problem& problem, const 
     if (s && !budget.expired()) out.push_back({name + " (" + which + ")", std::move(*s)});
   };
   std::string which;
+  // Written directly in O(transfers): first, so that the list-scheduled designs below
+  // cannot leave it out of time.
+  reduce_detail::add_branching_designs(problem, out);
   if (c.kind != CollectiveKind::SCAN) {
     // The lockstep form, where it applies, packs the same trees at least as tightly as the
     // list scheduler does on the tori and hypercubes measured (docs/BENCHMARKS.md), in a

@@ -102,4 +102,8 @@ void add_fattree_designs(const Problem& p, std::vector<ReductionCandidate>& out)
 // trees (scan.cpp), appended to `out`.
 void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
+// A REDUCE of several blocks pipelined over arc-disjoint spanning trees into the root on a
+// torus (four trees) or mesh (two) (branchings.cpp), appended to `out`.
+void add_branching_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+
 }  // namespace ccsched::reduce_detail

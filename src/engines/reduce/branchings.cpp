@@ -1,0 +1,217 @@
+// A REDUCE of many blocks pipelined over arc-disjoint spanning trees (docs/ENGINES.md,
+// "Several blocks"). The root of a REDUCE takes at most one block per in-channel a step, so
+// B blocks need about B / in-degree steps; the trees built per block (pipelined.cpp) crowd
+// their channels, and the dual of a broadcast of B blocks takes about B steps. Here m trees
+// into the root that share no channel (Edmonds' branching theorem says how many exist:
+// J. Edmonds, "Edge-disjoint branchings", 1973) each carry every m-th block, one hop a step
+// in lockstep: a node sends a block up its tree in the step after the last of its children
+// has, so every tree delivers a block a step and the schedule takes
+// ceil(B / m) - 1 + (the trees' height) steps.
+//
+// The trees, in coordinates (y, x) relative to the root, N/S/E/W the moves to y - 1, y + 1,
+// x + 1, x - 1:
+//   - torus (both sides at least 3, moves taken around the ring), four trees:
+//       A: x != 0, y != 0: W; y = 0: S; x = 0: N       B: generic N; x = 0: W; y = 0: E
+//       C: generic E; y = 0: N; x = 0: S              D: generic S; x = 0: E; y = 0: W
+//     B, C and D are A turned by a quarter, a half and three quarters about the root, so at
+//     a generic node the four use W, N, E, S, on the root's row S, E, N, W and on its column
+//     N, W, S, E: every channel in one tree at most. A runs along its row to the root's
+//     column, then up it; the root's row first steps one row down.
+//   - mesh (both sides at least 2), two trees (a corner has two out-channels): A moves along
+//     the column towards the root's row, then along the row; B along the row first, then
+//     the column; on the root's row B first steps one row away, on its column A one column
+//     away. A generic node uses a vertical channel in A and a horizontal one in B; the
+//     root's row and column swap them.
+//   - hypercube:n, n trees, u = v XOR root: tree i sets bit i of u if it is clear (one
+//     step away), else clears the first set bit of u after i cyclically (i + 1, ..., i - 1),
+//     and bit i last. At u the trees whose bit is clear use those bits, and those whose bit
+//     is set use the cyclic successors of the set bits, a permutation of them: each
+//     dimension in one tree. A path sets at most one bit, so the height is at most n + 1
+//     (the spanning binomial trees of S. L. Johnsson and C.-T. Ho, "Optimum broadcasting
+//     and personalized communication in hypercubes", IEEE Trans. Computers 38(9), 1989,
+//     turned so that their edges are disjoint).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ccsched/engines/reduction.hpp"
+#include "ccsched/topology/generators.hpp"
+#include "rounds.hpp"
+
+namespace ccsched::reduce_detail {
+namespace {
+
+// A tree as the parent of every node (kNoNode at the root).
+using Parents = std::vector<NodeId>;
+
+std::vector<Parents> grid_in_trees(int rows, int cols, bool wrap, NodeId root) {
+  const int n = rows * cols;
+  const int r0 = root / cols, c0 = root % cols;
+  auto at = [&](int y, int x) {
+    return static_cast<NodeId>(((y % rows + rows) % rows) * cols + (x % cols + cols) % cols);
+  };
+  std::vector<Parents> trees;
+  if (wrap) {
+    if (rows < 3 || cols < 3) return trees;
+    enum Move { N, S, E, W };
+    // [tree][0: generic, 1: on the root's row, 2: on its column]
+    constexpr Move kRule[4][3] = {{W, S, N}, {N, E, W}, {E, N, S}, {S, W, E}};
+    for (const auto& rule : kRule) {
+      Parents parent(n, kNoNode);
+      for (NodeId v = 0; v < n; ++v) {
+        if (v == root) continue;
+        const int y = v / cols, x = v % cols;
+        const Move m = y == r0 ? rule[1] : x == c0 ? rule[2] : rule[0];
+        parent[v] = m == N ? at(y - 1, x) : m == S ? at(y + 1, x) : m == E ? at(y, x + 1)
+                                                                          : at(y, x - 1);
+      }
+      trees.push_back(std::move(parent));
+    }
+    return trees;
+  }
+  if (rows < 2 || cols < 2) return trees;
+  auto toward = [](int from, int to) { return from < to ? from + 1 : from - 1; };
+  auto away = [](int at_, int side) { return at_ + 1 < side ? at_ + 1 : at_ - 1; };
+  Parents a(n, kNoNode), b(n, kNoNode);
+  for (NodeId v = 0; v < n; ++v) {
+    if (v == root) continue;
+    const int y = v / cols, x = v % cols;
+    if (y == r0) {
+      a[v] = at(y, toward(x, c0));
+      b[v] = at(away(y, rows), x);
+    } else if (x == c0) {
+      a[v] = at(y, away(x, cols));
+      b[v] = at(toward(y, r0), x);
+    } else {
+      a[v] = at(toward(y, r0), x);
+      b[v] = at(y, toward(x, c0));
+    }
+  }
+  trees.push_back(std::move(a));
+  trees.push_back(std::move(b));
+  return trees;
+}
+
+std::vector<Parents> cube_in_trees(int n, NodeId root) {
+  std::vector<Parents> trees;
+  const unsigned all = (1u << n) - 1;
+  for (int i = 0; i < n; ++i) {
+    Parents parent(std::size_t{1} << n, kNoNode);
+    for (unsigned v = 0; v <= all; ++v) {
+      const unsigned u = v ^ static_cast<unsigned>(root);
+      if (u == 0) continue;
+      int flip = i;
+      if ((u >> i & 1u) != 0 && u != (1u << i))
+        for (int k = 1; k < n; ++k)
+          if ((u >> ((i + k) % n) & 1u) != 0) {
+            flip = (i + k) % n;
+            break;
+          }
+      parent[v] = static_cast<NodeId>(v ^ (1u << flip));
+    }
+    trees.push_back(std::move(parent));
+  }
+  return trees;
+}
+
+// The lockstep schedule of `c.blocks` blocks over `trees` (block b in tree b mod m, its
+// (b / m)-th): every node whose subtree holds a sender sends its accumulator to its parent
+// in step (b / m) + 1 + h, h its height (0 at a leaf, else one above its highest child).
+// nullopt when a tree edge is not a channel (a faulty copy) or the ports cannot take a step.
+std::optional<Schedule> lockstep_in_trees(const Problem& p, const std::vector<Parents>& trees,
+                                          const std::string& name) {
+  const Topology& t = p.topology;
+  const Collective& c = p.collective;
+  const int n = t.node_count();
+  const NodeId root = c.receivers.front();
+  std::vector<char> sender(n, 0);
+  for (const NodeId v : c.senders) sender[v] = 1;
+  const int m = static_cast<int>(trees.size());
+  std::vector<std::vector<int>> height(m, std::vector<int>(n, -1));  // -1: sends nothing
+  std::vector<int> receptions(n, 0);
+  for (int i = 0; i < m; ++i) {
+    const Parents& parent = trees[i];
+    // Children lists, then heights from the leaves up (breadth-first order reversed).
+    std::vector<std::vector<NodeId>> children(n);
+    for (NodeId v = 0; v < n; ++v) {
+      if (v == root) continue;
+      const NodeId u = parent[v];
+      if (u == kNoNode || !t.has_channel(v, u)) return std::nullopt;
+      children[u].push_back(v);
+    }
+    std::vector<NodeId> order{root};
+    for (std::size_t head = 0; head < order.size(); ++head)
+      for (const NodeId v : children[order[head]]) order.push_back(v);
+    if (static_cast<int>(order.size()) != n) return std::nullopt;  // not spanning
+    std::vector<int>& h = height[i];
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const NodeId v = *it;
+      int top = sender[v] ? 0 : -1;
+      for (const NodeId w : children[v])
+        if (h[w] >= 0) {
+          top = std::max(top, h[w] + 1);
+          ++receptions[v];
+        }
+      h[v] = top;
+    }
+  }
+  // A node sends one block a step in each tree and takes one from each active child.
+  if (p.model.ports) {
+    if (*p.model.ports < m) return std::nullopt;
+    for (NodeId v = 0; v < n; ++v)
+      if (receptions[v] > *p.model.ports) return std::nullopt;
+  }
+  int steps = 0;
+  for (int i = 0; i < m; ++i) {
+    const int count = (c.blocks - i + m - 1) / m;  // blocks i, i + m, ...
+    if (count > 0) steps = std::max(steps, count - 1 + height[i][root]);
+  }
+  std::vector<Transfer> out;
+  out.reserve(static_cast<std::size_t>(c.blocks) * c.senders.size());
+  for (int s = 1; s <= steps; ++s)
+    for (int i = 0; i < m; ++i)
+      for (NodeId v = 0; v < n; ++v) {
+        if (v == root || height[i][v] < 0) continue;
+        const int j = s - 1 - height[i][v];
+        const int b = j * m + i;
+        if (j < 0 || b >= c.blocks) continue;
+        Transfer x;
+        x.step = s;
+        x.path = {v, trees[i][v]};
+        x.blocks = {b};
+        x.send = ReductionSend::acc;
+        x.recv = ReductionRecv::reduce;
+        out.push_back(std::move(x));
+      }
+  return assemble_schedule(p, std::move(out), name, 0);
+}
+
+}  // namespace
+
+void add_branching_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::REDUCE || c.blocks < 2 || p.model.combining) return;
+  if (c.receivers.size() != 1) return;
+  const NodeId root = c.receivers.front();
+  std::vector<Parents> trees;
+  std::string where;
+  bool wrap = false;
+  const std::vector<int> sides = grid_sides(p.topology, wrap);
+  const auto family = family_of(p.topology);
+  if (sides.size() == 2) {
+    trees = grid_in_trees(sides[0], sides[1], wrap, root);
+    where = wrap ? "torus" : "mesh";
+  } else if (family && family->name == "hypercube" && family->sides.size() <= 24 &&
+             p.topology.node_count() == (1 << family->sides.size())) {
+    trees = cube_in_trees(static_cast<int>(family->sides.size()), root);
+    where = "hypercube";
+  }
+  if (trees.size() < 2) return;
+  const std::string name =
+      "disjoint trees (" + where + ", " + std::to_string(trees.size()) + " trees)";
+  if (auto s = lockstep_in_trees(p, trees, name)) out.push_back({name, std::move(*s)});
+}
+
+}  // namespace ccsched::reduce_detail
