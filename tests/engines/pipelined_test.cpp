@@ -89,8 +89,9 @@ TEST(PipelinedDesigns, TranslatedTreesMeetTheVolumeBoundOnATorus) {
 // at a corner; on mesh:6x5 rooted at (2, 3) the farthest node is (5, 0), 3 + 3 hops in
 // either tree (the root's row and column take a detour of one: 5); n + 1 on a hypercube
 // (set the tree's bit, clear the n - 1 others, clear it). Every schedule verifies; a faulty
-// copy, too few ports, ALLREDUCE or a Kautz digraph get nothing from it.
-TEST(PipelinedDesigns, DisjointTreesPipelineAReduce) {
+// copy, too few ports, SCAN or a Kautz digraph get nothing from it. The ALLREDUCE runs the
+// sums back down the same trees reversed.
+TEST(PipelinedDesigns, DisjointTreesPipelineReduceAndAllreduce) {
   struct Case {
     const char* net;
     int trees, blocks, height;
@@ -113,6 +114,21 @@ TEST(PipelinedDesigns, DisjointTreesPipelineAReduce) {
     EXPECT_EQ(found->steps, (c.blocks + c.trees - 1) / c.trees - 1 + c.height) << c.net;
     EXPECT_GE(found->steps, lower_bounds(p, paths).best) << c.net;
   }
+  // ALLREDUCE: the same trees up, then down reversed (copies), the copies of a channel
+  // after its last reduction: verified, at most twice the REDUCE's steps plus one.
+  for (const Case& c : cases) {
+    const Problem p =
+        make_reduction_problem(c.net, CollectiveKind::ALLREDUCE, std::nullopt, c.blocks);
+    const PathSet paths(p.topology, p.model);
+    bool seen = false;
+    for (const auto& d : designs_for(p, paths)) {
+      if (d.design.rfind("disjoint trees", 0) != 0) continue;
+      seen = true;
+      EXPECT_EQ(testing_support::violations_text(d.schedule), "") << c.net;
+      EXPECT_GE(d.schedule.steps, lower_bounds(p, paths).best) << c.net;
+    }
+    EXPECT_TRUE(seen) << c.net;
+  }
   auto offered = [](const Problem& p) {
     const PathSet paths(p.topology, p.model);
     for (const auto& d : designs_for(p, paths))
@@ -124,7 +140,8 @@ TEST(PipelinedDesigns, DisjointTreesPipelineAReduce) {
   faulty.topology = faulty.topology.without_channels(broken);
   EXPECT_FALSE(offered(faulty));
   EXPECT_FALSE(offered(make_reduction_problem("torus:8x8", CollectiveKind::REDUCE, 2, 8)));
-  EXPECT_FALSE(offered(make_reduction_problem("torus:8x8", CollectiveKind::ALLREDUCE, {}, 8)));
+  EXPECT_FALSE(offered(make_reduction_problem("torus:8x8", CollectiveKind::SCAN, {}, 8)));
+  EXPECT_FALSE(offered(make_reduction_problem("torus:8x8", CollectiveKind::ALLREDUCE, 1, 8)));
   EXPECT_FALSE(offered(make_reduction_problem("kautz:2,3", CollectiveKind::REDUCE, {}, 8)));
 }
 

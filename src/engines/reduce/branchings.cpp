@@ -1,5 +1,5 @@
-// A REDUCE of many blocks pipelined over arc-disjoint spanning trees (docs/ENGINES.md,
-// "Several blocks"). The root of a REDUCE takes at most one block per in-channel a step, so
+// A REDUCE (and an ALLREDUCE: the sums back down the same trees) of many blocks pipelined
+// over arc-disjoint spanning trees (docs/ENGINES.md, "Several blocks"). The root of a REDUCE takes at most one block per in-channel a step, so
 // B blocks need about B / in-degree steps; the trees built per block (pipelined.cpp) crowd
 // their channels, and the dual of a broadcast of B blocks takes about B steps. Here m trees
 // into the root that share no channel (Edmonds' branching theorem says how many exist:
@@ -116,74 +116,112 @@ std::vector<Parents> cube_in_trees(int n, NodeId root) {
   return trees;
 }
 
-// The lockstep schedule of `c.blocks` blocks over `trees` (block b in tree b mod m, its
-// (b / m)-th): every node whose subtree holds a sender sends its accumulator to its parent
-// in step (b / m) + 1 + h, h its height (0 at a leaf, else one above its highest child).
-// nullopt when a tree edge is not a channel (a faulty copy) or the ports cannot take a step.
+// The lockstep schedule of `c.blocks` blocks over `trees` into `root` (block b in tree
+// b mod m, its (b / m)-th): every node whose subtree holds a sender sends its accumulator
+// to its parent in step (b / m) + 1 + h, h its height (0 at a leaf, else one above its
+// highest child). For ALLREDUCE the sums then go down the same trees reversed, as copies:
+// the root sends block j of a tree in step O + j + 1, a node at depth d passes it on in
+// step O + j + d + 1, with the one offset O that puts every copy on a channel after the
+// channel's last reduction (a node's channels down are its children's channels up turned
+// round, distinct across the trees) and after the root holds the block. nullopt when a tree
+// edge is not a channel (a faulty copy) or the ports cannot take a step.
 std::optional<Schedule> lockstep_in_trees(const Problem& p, const std::vector<Parents>& trees,
-                                          const std::string& name) {
+                                          NodeId root, const std::string& name) {
   const Topology& t = p.topology;
   const Collective& c = p.collective;
   const int n = t.node_count();
-  const NodeId root = c.receivers.front();
+  const bool down = c.kind == CollectiveKind::ALLREDUCE;
   std::vector<char> sender(n, 0);
   for (const NodeId v : c.senders) sender[v] = 1;
   const int m = static_cast<int>(trees.size());
   std::vector<std::vector<int>> height(m, std::vector<int>(n, -1));  // -1: sends nothing
-  std::vector<int> receptions(n, 0);
+  std::vector<std::vector<int>> depth(m, std::vector<int>(n, 0));
+  std::vector<std::vector<std::vector<NodeId>>> children(m, std::vector<std::vector<NodeId>>(n));
+  std::vector<int> receptions(n, 0), sends(n, 0);
   for (int i = 0; i < m; ++i) {
     const Parents& parent = trees[i];
-    // Children lists, then heights from the leaves up (breadth-first order reversed).
-    std::vector<std::vector<NodeId>> children(n);
     for (NodeId v = 0; v < n; ++v) {
       if (v == root) continue;
       const NodeId u = parent[v];
-      if (u == kNoNode || !t.has_channel(v, u)) return std::nullopt;
-      children[u].push_back(v);
+      if (u == kNoNode || !t.has_channel(v, u) || (down && !t.has_channel(u, v)))
+        return std::nullopt;
+      children[i][u].push_back(v);
     }
+    // Breadth-first from the root: depths down, then heights from the leaves up.
     std::vector<NodeId> order{root};
     for (std::size_t head = 0; head < order.size(); ++head)
-      for (const NodeId v : children[order[head]]) order.push_back(v);
+      for (const NodeId v : children[i][order[head]]) {
+        depth[i][v] = depth[i][order[head]] + 1;
+        order.push_back(v);
+      }
     if (static_cast<int>(order.size()) != n) return std::nullopt;  // not spanning
     std::vector<int>& h = height[i];
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const NodeId v = *it;
       int top = sender[v] ? 0 : -1;
-      for (const NodeId w : children[v])
+      for (const NodeId w : children[i][v])
         if (h[w] >= 0) {
           top = std::max(top, h[w] + 1);
           ++receptions[v];
         }
       h[v] = top;
     }
+    if (down)
+      for (NodeId v = 0; v < n; ++v) sends[v] += static_cast<int>(children[i][v].size());
   }
-  // A node sends one block a step in each tree and takes one from each active child.
+  // A node sends one block a step in each tree (down: one to each child) and takes one
+  // from each active child (down: one from its parent in each tree).
   if (p.model.ports) {
-    if (*p.model.ports < m) return std::nullopt;
+    const int k = *p.model.ports;
     for (NodeId v = 0; v < n; ++v)
-      if (receptions[v] > *p.model.ports) return std::nullopt;
+      if (m > k || receptions[v] > k || sends[v] > k) return std::nullopt;
   }
-  int steps = 0;
+  std::vector<int> count(m);
+  int up_steps = 0;
   for (int i = 0; i < m; ++i) {
-    const int count = (c.blocks - i + m - 1) / m;  // blocks i, i + m, ...
-    if (count > 0) steps = std::max(steps, count - 1 + height[i][root]);
+    count[i] = (c.blocks - i + m - 1) / m;  // blocks i, i + m, ...
+    if (count[i] > 0) up_steps = std::max(up_steps, count[i] - 1 + height[i][root]);
   }
+  // The offset of the copies: the channel u -> v of tree i (v a child of u) is the channel
+  // up of u in the tree whose parent of u is v, busy up to step count + h(u) there.
+  int offset = 0;
+  if (down) {
+    for (int i = 0; i < m; ++i) offset = std::max(offset, height[i][root]);
+    for (int i = 0; i < m; ++i)
+      for (NodeId u = 0; u < n; ++u)
+        for (const NodeId v : children[i][u])
+          for (int q = 0; q < m; ++q)
+            if (u != root && trees[q][u] == v && height[q][u] >= 0)
+              offset = std::max(offset, count[q] + height[q][u] - depth[i][u]);
+  }
+  int steps = up_steps;
+  if (down)
+    for (int i = 0; i < m; ++i)
+      for (NodeId v = 0; v < n; ++v)
+        if (count[i] > 0) steps = std::max(steps, offset + count[i] - 1 + depth[i][v]);
   std::vector<Transfer> out;
-  out.reserve(static_cast<std::size_t>(c.blocks) * c.senders.size());
+  out.reserve(static_cast<std::size_t>(c.blocks) * c.senders.size() * (down ? 2 : 1));
+  auto add = [&](Step s, NodeId from, NodeId to, int b, ReductionRecv recv) {
+    Transfer x;
+    x.step = s;
+    x.path = {from, to};
+    x.blocks = {b};
+    x.send = ReductionSend::acc;
+    x.recv = recv;
+    out.push_back(std::move(x));
+  };
   for (int s = 1; s <= steps; ++s)
     for (int i = 0; i < m; ++i)
       for (NodeId v = 0; v < n; ++v) {
-        if (v == root || height[i][v] < 0) continue;
-        const int j = s - 1 - height[i][v];
-        const int b = j * m + i;
-        if (j < 0 || b >= c.blocks) continue;
-        Transfer x;
-        x.step = s;
-        x.path = {v, trees[i][v]};
-        x.blocks = {b};
-        x.send = ReductionSend::acc;
-        x.recv = ReductionRecv::reduce;
-        out.push_back(std::move(x));
+        if (v != root && height[i][v] >= 0) {
+          const int j = s - 1 - height[i][v];
+          if (j >= 0 && j < count[i]) add(s, v, trees[i][v], j * m + i, ReductionRecv::reduce);
+        }
+        if (down && !children[i][v].empty()) {
+          const int j = s - 1 - offset - depth[i][v];
+          if (j >= 0 && j < count[i])
+            for (const NodeId w : children[i][v]) add(s, v, w, j * m + i, ReductionRecv::copy);
+        }
       }
   return assemble_schedule(p, std::move(out), name, 0);
 }
@@ -192,13 +230,20 @@ std::optional<Schedule> lockstep_in_trees(const Problem& p, const std::vector<Pa
 
 void add_branching_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const Collective& c = p.collective;
-  if (c.kind != CollectiveKind::REDUCE || c.blocks < 2 || p.model.combining) return;
-  if (c.receivers.size() != 1) return;
-  const NodeId root = c.receivers.front();
-  std::vector<Parents> trees;
-  std::string where;
+  if (c.blocks < 2 || p.model.combining) return;
+  const bool everyone = static_cast<long long>(c.senders.size()) == p.topology.node_count() &&
+                        c.senders.size() == c.receivers.size();
+  if (!(c.kind == CollectiveKind::REDUCE && c.receivers.size() == 1) &&
+      !(c.kind == CollectiveKind::ALLREDUCE && everyone))
+    return;
   bool wrap = false;
   const std::vector<int> sides = grid_sides(p.topology, wrap);
+  // ALLREDUCE: the root in the middle of a mesh (the trees' height), node 0 elsewhere.
+  NodeId root = c.receivers.front();
+  if (c.kind == CollectiveKind::ALLREDUCE)
+    root = sides.size() == 2 && !wrap ? sides[0] / 2 * sides[1] + sides[1] / 2 : 0;
+  std::vector<Parents> trees;
+  std::string where;
   const auto family = family_of(p.topology);
   if (sides.size() == 2) {
     trees = grid_in_trees(sides[0], sides[1], wrap, root);
@@ -211,7 +256,7 @@ void add_branching_designs(const Problem& p, std::vector<ReductionCandidate>& ou
   if (trees.size() < 2) return;
   const std::string name =
       "disjoint trees (" + where + ", " + std::to_string(trees.size()) + " trees)";
-  if (auto s = lockstep_in_trees(p, trees, name)) out.push_back({name, std::move(*s)});
+  if (auto s = lockstep_in_trees(p, trees, root, name)) out.push_back({name, std::move(*s)});
 }
 
 }  // namespace ccsched::reduce_detail

@@ -102,8 +102,9 @@ void add_fattree_designs(const Problem& p, std::vector<ReductionCandidate>& out)
 // trees (scan.cpp), appended to `out`.
 void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
-// A REDUCE of several blocks pipelined over arc-disjoint spanning trees into the root on a
-// torus (four trees) or mesh (two) (branchings.cpp), appended to `out`.
+// A REDUCE or ALLREDUCE of several blocks pipelined over arc-disjoint spanning trees into
+// one root on a torus (four trees), mesh (two) or hypercube:n (n) (branchings.cpp),
+// appended to `out`.
 void add_branching_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
 }  // namespace ccsched::reduce_detail
