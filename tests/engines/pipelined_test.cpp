@@ -85,22 +85,24 @@ TEST(PipelinedDesigns, TranslatedTreesMeetTheVolumeBoundOnATorus) {
 
 // REDUCE over arc-disjoint trees (docs/ENGINES.md, "Several blocks"): on a torus four
 // trees, on a mesh two, on hypercube:n n, each a block a step: ceil(B / m) - 1 + h steps,
-// h the trees' height: (R - 1) + (C - 1) on a torus whatever the root, and on a mesh rooted
-// at a corner; on mesh:6x5 rooted at (2, 3) the farthest node is (5, 0), 3 + 3 hops in
-// either tree (the root's row and column take a detour of one: 5); n + 1 on a hypercube
-// (set the tree's bit, clear the n - 1 others, clear it). Every schedule verifies; a faulty
-// copy, too few ports, SCAN or a Kautz digraph get nothing from it. The ALLREDUCE runs the
-// sums back down the same trees reversed.
+// h the trees' height. As built, h is (R - 1) + (C - 1) on a torus whatever the root and on
+// a mesh rooted at a corner; on mesh:6x5 rooted at (2, 3) the farthest node is (5, 0), 3 + 3
+// hops in either tree (the root's row and column take a detour of one: 5); n + 1 on a
+// hypercube (set the tree's bit, clear the n - 1 others, clear it). The local moves may
+// lower the grids' trees, never below the root's eccentricity (a tree reaches every node),
+// and do on torus:8x8 (14 -> 11). Every schedule verifies; a faulty copy, too few ports,
+// SCAN or a Kautz digraph get nothing from it. The ALLREDUCE runs the sums back down the
+// same trees reversed.
 TEST(PipelinedDesigns, DisjointTreesPipelineReduceAndAllreduce) {
   struct Case {
     const char* net;
-    int trees, blocks, height;
+    int trees, blocks, built, eccentricity;
     NodeId root;
   };
-  const Case cases[] = {{"torus:8x8", 4, 64, 14, 0},  {"torus:5x7", 4, 30, 10, 17},
-                        {"mesh:8x8", 2, 64, 14, 0},   {"mesh:8x8", 2, 5, 14, 63},
-                        {"mesh:6x5", 2, 9, 6, 13},    {"torus:3x3", 4, 2, 4, 4},
-                        {"hypercube:4", 4, 8, 5, 0},  {"hypercube:5", 5, 23, 6, 21}};
+  const Case cases[] = {{"torus:8x8", 4, 64, 14, 8, 0},  {"torus:5x7", 4, 30, 10, 5, 17},
+                        {"mesh:8x8", 2, 64, 14, 14, 0},  {"mesh:8x8", 2, 5, 14, 14, 63},
+                        {"mesh:6x5", 2, 9, 6, 6, 13},    {"torus:3x3", 4, 2, 4, 2, 4},
+                        {"hypercube:4", 4, 8, 5, 4, 0},  {"hypercube:5", 5, 23, 6, 5, 21}};
   for (const Case& c : cases) {
     Problem p = make_reduction_problem(c.net, CollectiveKind::REDUCE, std::nullopt, c.blocks);
     p.collective.receivers = {c.root};
@@ -111,7 +113,15 @@ TEST(PipelinedDesigns, DisjointTreesPipelineReduceAndAllreduce) {
       if (d.design.rfind("disjoint trees", 0) == 0) found = &d.schedule;
     ASSERT_NE(found, nullptr) << c.net;
     EXPECT_EQ(testing_support::violations_text(*found), "") << c.net;
-    EXPECT_EQ(found->steps, (c.blocks + c.trees - 1) / c.trees - 1 + c.height) << c.net;
+    const int pipeline = (c.blocks + c.trees - 1) / c.trees - 1;
+    EXPECT_LE(found->steps, pipeline + c.built) << c.net;
+    EXPECT_GE(found->steps, pipeline + c.eccentricity) << c.net;
+    if (std::string(c.net).starts_with("hypercube")) {
+      EXPECT_EQ(found->steps, pipeline + c.built) << c.net;
+    }
+    if (std::string(c.net) == "torus:8x8") {
+      EXPECT_LT(found->steps, pipeline + c.built);
+    }
     EXPECT_GE(found->steps, lower_bounds(p, paths).best) << c.net;
   }
   // ALLREDUCE: the same trees up, then down reversed (copies), the copies of a channel

@@ -1317,7 +1317,7 @@ std::vector<ReductionCandidate> pipelined_designs(const Problem& problem, const 
   std::string which;
   // Written directly in O(transfers): first, so that the list-scheduled designs below
   // cannot leave it out of time.
-  reduce_detail::add_branching_designs(problem, out);
+  reduce_detail::add_branching_designs(problem, budget, out);
   if (c.kind != CollectiveKind::SCAN) {
     // The lockstep form, where it applies, packs the same trees at least as tightly as the
     // list scheduler does on the tori and hypercubes measured (docs/BENCHMARKS.md), in a

@@ -104,7 +104,9 @@ void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& 
 
 // A REDUCE or ALLREDUCE of several blocks pipelined over arc-disjoint spanning trees into
 // one root on a torus (four trees), mesh (two) or hypercube:n (n) (branchings.cpp),
-// appended to `out`.
-void add_branching_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// appended to `out`; `budget` caps the trees' lowering (an outer cap: it is bounded by
+// work).
+void add_branching_designs(const Problem& p, const Budget& budget,
+                           std::vector<ReductionCandidate>& out);
 
 }  // namespace ccsched::reduce_detail
