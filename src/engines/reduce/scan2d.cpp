@@ -1,0 +1,398 @@
+// SCAN on a 2-D torus or mesh with row-major ids, written directly (docs/ENGINES.md,
+// "Reductions: direct prefix networks", the band design). Brent-Kung over the whole
+// order (scan.cpp) spends 2 log2 C - 1 steps on the row levels and 2 log2 R - 1 on the
+// column levels, whose block sums all sit in the last column and so reach a receiver
+// through its one channel from the north. Here:
+//   - the order is cut into R bands, band b ending at e_b = (b, C - 1 + off(b)) (the last
+//     at p - 1), so a band is the tail of row b - 1 and the head of row b;
+//   - U: Brent-Kung's up-sweep inside every band (the sum of the band at e_b);
+//   - S: a radix-4 Brent-Kung over the band ends e_0..e_{R-1}: a block end receives its
+//     three sub-block ends' sums in one step, and in the down-sweep the three sub-block
+//     ends receive the prefix before the block from e_0 of the block and their elder
+//     siblings' sums, in one step (the level's transfers are placed as a group). The
+//     offsets off(b) depend on the level and base-4 digit of b + 1 and nest: the ends of
+//     the higher levels lie strictly between the columns of a level's first and third
+//     sub-block ends, so the three arrive from the west, the north and the east;
+//   - D: the previous band end's prefix goes to the band's positions 2^k - 1 (those hold
+//     the band's prefix after U), then Brent-Kung's down-sweep inside the band.
+// Every transfer (j, i) adds j's accumulator to i's. The transfers are placed as a list
+// schedule: each in the earliest step after the step that made the sender's value and
+// not before the receiver's previous reception, no later than the sender's next
+// reception (so the value it sends is the one meant), along the first minimal L-shaped
+// path (row first or column first; a side of exactly half the ring either way) whose
+// channels are free in that step and within the ports. The prefix network is what makes
+// every accumulator end as its prefix; the placement only keeps the order, so the
+// schedule is valid by construction (and verified in the tests).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ccsched/engines/reduction.hpp"
+#include "ccsched/topology/generators.hpp"
+#include "rounds.hpp"
+
+namespace ccsched::reduce_detail {
+namespace {
+
+using Pair = std::pair<int, int>;  // (sender, receiver), processor ids
+
+// Brent-Kung's rounds on positions 0..n-1 (scan.cpp), the up-sweep and the down-sweep.
+std::vector<std::vector<Pair>> bk_up(int n) {
+  std::vector<std::vector<Pair>> rounds;
+  for (long long s = 1; s < n; s *= 2) {
+    std::vector<Pair> round;
+    for (long long start = 0; start < n; start += 2 * s) {
+      const long long last = std::min<long long>(start + 2 * s, n) - 1;
+      if (start + s - 1 < last) round.push_back({int(start + s - 1), int(last)});
+    }
+    rounds.push_back(std::move(round));
+  }
+  return rounds;
+}
+
+std::vector<std::vector<Pair>> bk_down(int n) {
+  std::vector<long long> sizes;
+  for (long long s = 1; s < n; s *= 2) sizes.push_back(s);
+  std::vector<std::vector<Pair>> rounds;
+  for (std::size_t l = sizes.size(); l-- > 0;) {
+    const long long s = sizes[l];
+    std::vector<Pair> round;
+    for (long long start = 2 * s; start + s - 1 < n - 1; start += 2 * s)
+      round.push_back({int(start - 1), int(start + s - 1)});
+    rounds.push_back(std::move(round));
+  }
+  return rounds;
+}
+
+// The list schedule of the transfers (the header comment). Channels are named
+// 4 * node + direction (0 east, 1 west, 2 south, 3 north).
+class Placer {
+ public:
+  Placer(int rows, int cols, bool wrap, int ports)
+      : rows_(rows), cols_(cols), wrap_(wrap), ports_(ports),
+        made_(static_cast<std::size_t>(rows) * cols, std::vector<int>{0}),
+        last_send_(static_cast<std::size_t>(rows) * cols, std::vector<int>{0}) {}
+
+  void add(int j, int i) { place({{j, i}}, false); }
+  // All in one step when some step within a few of the earliest takes them all (the
+  // values are those at the start of the step); else one by one, in the given order.
+  void add_group(const std::vector<Pair>& pairs) {
+    if (!place(pairs, true))
+      for (const Pair& pr : pairs) place({pr}, false);
+  }
+  int steps() const { return static_cast<int>(busy_.size()); }
+  // (step, node path) of every transfer placed.
+  const std::vector<std::pair<int, std::vector<NodeId>>>& placed() const { return placed_; }
+
+ private:
+  struct Route {
+    std::vector<int> channels;
+    std::vector<NodeId> nodes;
+  };
+
+  // The signed displacements along a side that are shortest (both at half a ring).
+  std::vector<int> displacements(int from, int to, int side) const {
+    const int d = to - from;
+    if (!wrap_) return {d};
+    const int m = ((d % side) + side) % side;
+    if (2 * m < side) return {m};
+    if (2 * m > side) return {m - side};
+    return {m, m - side};
+  }
+
+  std::vector<Route> routes(int a, int b) const {
+    const int ya = a / cols_, xa = a % cols_, yb = b / cols_, xb = b % cols_;
+    std::vector<Route> out;
+    for (const int dx : displacements(xa, xb, cols_))
+      for (const int dy : displacements(ya, yb, rows_))
+        for (int order = 0; order < 2; ++order) {
+          Route r;
+          int y = ya, x = xa;
+          r.nodes.push_back(static_cast<NodeId>(a));
+          auto move_x = [&] {
+            const int sx = dx > 0 ? 1 : -1;
+            for (int k = 0; k < std::abs(dx); ++k) {
+              r.channels.push_back(4 * (y * cols_ + x) + (sx > 0 ? 0 : 1));
+              x = ((x + sx) % cols_ + cols_) % cols_;
+              r.nodes.push_back(static_cast<NodeId>(y * cols_ + x));
+            }
+          };
+          auto move_y = [&] {
+            const int sy = dy > 0 ? 1 : -1;
+            for (int k = 0; k < std::abs(dy); ++k) {
+              r.channels.push_back(4 * (y * cols_ + x) + (sy > 0 ? 2 : 3));
+              y = ((y + sy) % rows_ + rows_) % rows_;
+              r.nodes.push_back(static_cast<NodeId>(y * cols_ + x));
+            }
+          };
+          if (order == 0) {
+            move_x();
+            move_y();
+          } else {
+            move_y();
+            move_x();
+          }
+          out.push_back(std::move(r));
+          if (dx == 0 || dy == 0) break;
+        }
+    return out;
+  }
+
+  void grow(int t) {
+    const std::size_t p = made_.size();
+    while (steps() < t) {
+      busy_.emplace_back(4 * p, 0);
+      sends_.emplace_back(p, 0);
+      receives_.emplace_back(p, 0);
+    }
+  }
+
+  // The route's channels are free in step t, also of the group's routes chosen so far.
+  bool free(int t, const Route& r) const {
+    const auto& busy = busy_[static_cast<std::size_t>(t - 1)];
+    for (const int ch : r.channels)
+      if (busy[static_cast<std::size_t>(ch)] || taken_[static_cast<std::size_t>(ch)]) return false;
+    return true;
+  }
+
+  // Places `pairs` in one step, trying every combination of their routes in each step
+  // from the earliest; `group`: give up (false) after a few steps, else search on.
+  bool place(const std::vector<Pair>& pairs, bool group) {
+    int lo = 1;
+    std::vector<std::vector<Route>> options;
+    std::vector<int> state;  // the sender's value: its state index
+    for (const auto& [j, i] : pairs) {
+      const auto& mj = made_[static_cast<std::size_t>(j)];
+      const auto& mi = made_[static_cast<std::size_t>(i)];
+      const auto& si = last_send_[static_cast<std::size_t>(i)];
+      lo = std::max({lo, mj.back() + 1, mi.back(), si.back()});
+      state.push_back(static_cast<int>(mj.size()) - 1);
+      options.push_back(routes(j, i));
+    }
+    std::size_t combos = 1;
+    for (const auto& o : options) combos *= o.size();
+    if (group && combos > 4096) return false;
+    if (taken_.size() < 4 * made_.size()) taken_.assign(4 * made_.size(), 0);
+    for (int t = lo;; ++t) {
+      if (group && t > lo + 3) return false;
+      grow(t);
+      auto& sends = sends_[static_cast<std::size_t>(t - 1)];
+      auto& receives = receives_[static_cast<std::size_t>(t - 1)];
+      bool ports_ok = true;  // counted over the group as a whole
+      for (std::size_t u = 0; u < pairs.size(); ++u) {
+        int cs = sends[static_cast<std::size_t>(pairs[u].first)];
+        int cr = receives[static_cast<std::size_t>(pairs[u].second)];
+        for (std::size_t w = 0; w < u; ++w) {
+          cs += pairs[w].first == pairs[u].first;
+          cr += pairs[w].second == pairs[u].second;
+        }
+        ports_ok = ports_ok && cs < ports_ && cr < ports_;
+      }
+      if (!ports_ok) continue;
+      std::vector<std::size_t> pick(pairs.size(), 0);
+      for (std::size_t c = 0; c < combos; ++c) {
+        std::size_t rest = c, k = 0;
+        bool ok = true;
+        for (; k < pairs.size(); ++k) {
+          pick[k] = rest % options[k].size();
+          rest /= options[k].size();
+          const Route& r = options[k][pick[k]];
+          if (!free(t, r)) {
+            ok = false;
+            break;
+          }
+          for (const int ch : r.channels) taken_[static_cast<std::size_t>(ch)] = 1;
+        }
+        for (std::size_t u = 0; u < k; ++u)
+          for (const int ch : options[u][pick[u]].channels) taken_[static_cast<std::size_t>(ch)] = 0;
+        if (!ok) continue;
+        auto& busy = busy_[static_cast<std::size_t>(t - 1)];
+        for (std::size_t u = 0; u < pairs.size(); ++u) {
+          const auto& [j, i] = pairs[u];
+          const Route& r = options[u][pick[u]];
+          for (const int ch : r.channels) busy[static_cast<std::size_t>(ch)] = 1;
+          ++sends[static_cast<std::size_t>(j)];
+          ++receives[static_cast<std::size_t>(i)];
+          int& last = last_send_[static_cast<std::size_t>(j)][static_cast<std::size_t>(state[u])];
+          last = std::max(last, t);
+          placed_.push_back({t, r.nodes});
+        }
+        for (const auto& [j, i] : pairs) {
+          made_[static_cast<std::size_t>(i)].push_back(t);
+          last_send_[static_cast<std::size_t>(i)].push_back(0);
+        }
+        return true;
+      }
+    }
+  }
+
+  int rows_, cols_;
+  bool wrap_;
+  int ports_;
+  std::vector<std::vector<int>> made_;       // per node: the step that made each state
+  std::vector<std::vector<int>> last_send_;  // per node and state: its last send
+  std::vector<std::vector<char>> busy_;      // per step: channels in use
+  std::vector<std::vector<int>> sends_, receives_;
+  std::vector<std::pair<int, std::vector<NodeId>>> placed_;
+  std::vector<char> taken_;  // the channels of the group's routes chosen so far
+};
+
+// The offsets of the band ends for radix 4 over `bands` ends (the header comment): the
+// sub-block ends of level l (digit 1, 2, 3 of b + 1 in base 4 at place l, lower places
+// 0) sit at a_l - d_l, a_l + d_l and a_l, every higher level's end strictly between
+// a_l - d_l and a_l; shifted so that the largest is 0 (the last band ends at p - 1).
+// Empty when the span does not fit half a row.
+std::vector<int> nested_offsets(int bands, int cols) {
+  int levels = 0;
+  for (long long s = 1; s < bands; s *= 4) ++levels;
+  std::vector<std::pair<int, int>> ad(static_cast<std::size_t>(levels));
+  int lo = 0, hi = 0;
+  for (int l = levels - 1; l >= 0; --l) {
+    const int a = hi + 1, d = a - lo + 1;
+    ad[static_cast<std::size_t>(l)] = {a, d};
+    lo = std::min(lo, a - d);
+    hi = std::max(hi, a + d);
+  }
+  if (hi - lo >= cols - 1) return {};
+  std::vector<int> off(static_cast<std::size_t>(bands), 0);
+  for (int b = 0; b + 1 < bands; ++b) {
+    int m = b + 1, l = 0;
+    while (m % 4 == 0) {
+      m /= 4;
+      ++l;
+    }
+    const auto [a, d] = ad[static_cast<std::size_t>(l)];
+    const int digit = m % 4;
+    off[static_cast<std::size_t>(b)] = (digit == 1 ? a - d : digit == 2 ? a + d : a) - hi;
+  }
+  return off;
+}
+
+// The band design with band ends at row b's end plus off[b], `radix` 2 or 4 over the
+// ends; nullopt when a path lacks a channel.
+std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int cols, bool wrap,
+                                               const std::vector<int>& off, int radix,
+                                               int& steps) {
+  const int n = rows * cols;
+  std::vector<int> ends(static_cast<std::size_t>(rows)), starts(static_cast<std::size_t>(rows));
+  for (int b = 0; b < rows; ++b) {
+    ends[static_cast<std::size_t>(b)] = b * cols + cols - 1 + off[static_cast<std::size_t>(b)];
+    starts[static_cast<std::size_t>(b)] = b == 0 ? 0 : ends[static_cast<std::size_t>(b - 1)] + 1;
+    if (ends[static_cast<std::size_t>(b)] < starts[static_cast<std::size_t>(b)]) return std::nullopt;
+  }
+  if (ends.back() != n - 1) return std::nullopt;
+  Placer placer(rows, cols, wrap, effective_ports(p));
+  auto length = [&](int b) {
+    return ends[static_cast<std::size_t>(b)] - starts[static_cast<std::size_t>(b)] + 1;
+  };
+  // U: the up-sweep inside every band, level by level.
+  std::vector<std::vector<std::vector<Pair>>> rounds(static_cast<std::size_t>(rows));
+  std::size_t most = 0;
+  for (int b = 0; b < rows; ++b) {
+    rounds[static_cast<std::size_t>(b)] = bk_up(length(b));
+    most = std::max(most, rounds[static_cast<std::size_t>(b)].size());
+  }
+  for (std::size_t l = 0; l < most; ++l)
+    for (int b = 0; b < rows; ++b)
+      if (l < rounds[static_cast<std::size_t>(b)].size())
+        for (const auto& [f, t] : rounds[static_cast<std::size_t>(b)][l])
+          placer.add(starts[static_cast<std::size_t>(b)] + f, starts[static_cast<std::size_t>(b)] + t);
+  // S: radix-`radix` Brent-Kung over the band ends.
+  std::vector<long long> sizes;
+  for (long long s = 1; s < rows; s *= radix) sizes.push_back(s);
+  auto end_of = [&](long long b) { return ends[static_cast<std::size_t>(b)]; };
+  for (const long long s : sizes)
+    for (long long start = 0; start < rows; start += radix * s) {
+      const long long e = std::min<long long>(start + radix * s, rows) - 1;
+      std::vector<Pair> group;
+      for (int k = 1; k < radix; ++k)
+        if (start + k * s - 1 < e) group.push_back({end_of(start + k * s - 1), end_of(e)});
+      if (!group.empty()) placer.add_group(group);
+    }
+  for (std::size_t l = sizes.size(); l-- > 0;) {
+    const long long s = sizes[l];
+    for (long long start = 0; start < rows; start += radix * s) {
+      const long long e = std::min<long long>(start + radix * s, rows) - 1;
+      std::vector<long long> kids;
+      for (int k = 1; k < radix; ++k)
+        if (start + k * s - 1 < e) kids.push_back(start + k * s - 1);
+      // The younger sub-block ends first: each elder sends its sum before receiving.
+      std::vector<Pair> group;
+      for (std::size_t k = kids.size(); k-- > 0;) {
+        if (start > 0) group.push_back({end_of(start - 1), end_of(kids[k])});
+        for (std::size_t m = 0; m < k; ++m) group.push_back({end_of(kids[m]), end_of(kids[k])});
+      }
+      if (!group.empty()) placer.add_group(group);
+    }
+  }
+  // D: the previous band end's prefix to the positions 2^k - 1 (largest first), then the
+  // down-sweep inside every band.
+  for (int b = 1; b < rows; ++b) {
+    std::vector<int> chain;
+    for (int v = 0; v < length(b) - 1; v = 2 * v + 1) chain.push_back(v);
+    for (std::size_t k = chain.size(); k-- > 0;)
+      placer.add(ends[static_cast<std::size_t>(b - 1)], starts[static_cast<std::size_t>(b)] + chain[k]);
+  }
+  most = 0;
+  for (int b = 0; b < rows; ++b) {
+    rounds[static_cast<std::size_t>(b)] = bk_down(length(b));
+    most = std::max(most, rounds[static_cast<std::size_t>(b)].size());
+  }
+  for (std::size_t l = 0; l < most; ++l)
+    for (int b = 0; b < rows; ++b)
+      if (l < rounds[static_cast<std::size_t>(b)].size())
+        for (const auto& [f, t] : rounds[static_cast<std::size_t>(b)][l])
+          placer.add(starts[static_cast<std::size_t>(b)] + f, starts[static_cast<std::size_t>(b)] + t);
+  steps = placer.steps();
+  const std::vector<int> blocks = all_blocks(p.collective);
+  std::vector<Transfer> out;
+  for (const auto& [t, path] : placer.placed())
+    if (!add_path_transfers(out, p, static_cast<Step>(t), path, blocks, ReductionRecv::reduce))
+      return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::SCAN || (c.blocks != 1 && !p.model.combining) ||
+      p.model.switching != Switching::wormhole || !is_generated(p.topology))
+    return;
+  bool wrap = false;
+  const std::vector<int> sides = grid_sides(p, wrap);
+  if (sides.size() != 2 || sides[0] < 4 || sides[1] < 4) return;
+  const int rows = sides[0], cols = sides[1];
+  const int n = rows * cols;
+  if (static_cast<int>(c.senders.size()) != n) return;
+  for (int i = 0; i < n; ++i)
+    if (c.senders[static_cast<std::size_t>(i)] != i) return;
+  // The radix-4 ends with their nested offsets, and radix 2 over the row ends; the
+  // fewer steps offered.
+  std::optional<std::vector<Transfer>> best;
+  int best_steps = 0;
+  std::string best_name;
+  auto attempt = [&](const std::vector<int>& off, int radix, const std::string& name) {
+    if (t_budget != nullptr && t_budget->expired()) return;
+    int steps = 0;
+    auto t = band_scan(p, rows, cols, wrap, off, radix, steps);
+    if (t && (!best || steps < best_steps)) {
+      best = std::move(t);
+      best_steps = steps;
+      best_name = name;
+    }
+  };
+  const std::vector<int> nested = nested_offsets(rows, cols);
+  if (!nested.empty()) attempt(nested, 4, "radix-4 band ends");
+  attempt(std::vector<int>(static_cast<std::size_t>(rows), 0), 2, "radix-2 row ends");
+  if (std::getenv("SCAN2D_DEBUG")) fprintf(stderr, "band: %d %s\n", best ? best_steps : -1, best_name.c_str());
+  if (!best) return;
+  out.push_back({"band scan (direct, " + std::string(wrap ? "torus" : "mesh") + ", " + best_name + ")",
+                 assemble_schedule(p, std::move(*best), "", 0)});
+}
+
+}  // namespace ccsched::reduce_detail
