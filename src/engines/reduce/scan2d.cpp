@@ -24,6 +24,7 @@
 // every accumulator end as its prefix; the placement only keeps the order, so the
 // schedule is valid by construction (and verified in the tests).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -81,8 +82,14 @@ class Placer {
   // All in one step when some step within a few of the earliest takes them all (the
   // values are those at the start of the step); else one by one, in the given order.
   void add_group(const std::vector<Pair>& pairs) {
-    if (!place(pairs, true))
+    if (!place(pairs, true)) {
+      if (std::getenv("SCAN2D_DEBUG")) {
+        fprintf(stderr, "group failed:");
+        for (const Pair& pr : pairs) fprintf(stderr, " (%d,%d)->(%d,%d)[made %d]", pr.first / cols_, pr.first % cols_, pr.second / cols_, pr.second % cols_, made_[pr.first].back());
+        fprintf(stderr, "\n");
+      }
       for (const Pair& pr : pairs) place({pr}, false);
+    }
   }
   int steps() const { return static_cast<int>(busy_.size()); }
   // (step, node path) of every transfer placed.
@@ -243,32 +250,32 @@ class Placer {
 
 // The offsets of the band ends for radix 4 over `bands` ends (the header comment): the
 // sub-block ends of level l (digit 1, 2, 3 of b + 1 in base 4 at place l, lower places
-// 0) sit at a_l - d_l, a_l + d_l and a_l, every higher level's end strictly between
-// a_l - d_l and a_l; shifted so that the largest is 0 (the last band ends at p - 1).
-// Empty when the span does not fit half a row.
+// 0) sit in columns x1 < x3 < x2 with every end of a higher level strictly between x1 and
+// x3, so x1 = lo - 1, x3 = hi + 1, x2 = hi + 2 for the span [lo, hi] of the levels above
+// (the top one: the last band end alone, at 0); then all shifted so that the largest is
+// 0 (every band end in its row). Empty when the span does not fit a row.
 std::vector<int> nested_offsets(int bands, int cols) {
+  const int spine = bands - 1;  // the last band end, p - 1, is left out of the spine
   int levels = 0;
-  for (long long s = 1; s < bands; s *= 4) ++levels;
-  std::vector<std::pair<int, int>> ad(static_cast<std::size_t>(levels));
+  for (long long s = 1; s < spine; s *= 4) ++levels;
+  std::vector<std::array<int, 4>> column(static_cast<std::size_t>(levels));
   int lo = 0, hi = 0;
   for (int l = levels - 1; l >= 0; --l) {
-    const int a = hi + 1, d = a - lo + 1;
-    ad[static_cast<std::size_t>(l)] = {a, d};
-    lo = std::min(lo, a - d);
-    hi = std::max(hi, a + d);
+    column[static_cast<std::size_t>(l)] = {0, lo - 1, hi + 2, hi + 1};
+    lo -= 1;
+    hi += 2;
   }
   if (hi - lo >= cols - 1) return {};
   std::vector<int> off(static_cast<std::size_t>(bands), 0);
-  for (int b = 0; b + 1 < bands; ++b) {
+  for (int b = 0; b + 1 < spine; ++b) {
     int m = b + 1, l = 0;
     while (m % 4 == 0) {
       m /= 4;
       ++l;
     }
-    const auto [a, d] = ad[static_cast<std::size_t>(l)];
-    const int digit = m % 4;
-    off[static_cast<std::size_t>(b)] = (digit == 1 ? a - d : digit == 2 ? a + d : a) - hi;
+    off[static_cast<std::size_t>(b)] = column[static_cast<std::size_t>(l)][static_cast<std::size_t>(m % 4)] - hi;
   }
+  off[static_cast<std::size_t>(spine - 1)] = -hi;
   return off;
 }
 
@@ -276,7 +283,7 @@ std::vector<int> nested_offsets(int bands, int cols) {
 // ends; nullopt when a path lacks a channel.
 std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int cols, bool wrap,
                                                const std::vector<int>& off, int radix,
-                                               int& steps) {
+                                               int spine, int& steps) {
   const int n = rows * cols;
   std::vector<int> ends(static_cast<std::size_t>(rows)), starts(static_cast<std::size_t>(rows));
   for (int b = 0; b < rows; ++b) {
@@ -286,37 +293,58 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
   }
   if (ends.back() != n - 1) return std::nullopt;
   Placer placer(rows, cols, wrap, effective_ports(p));
-  auto length = [&](int b) {
-    return ends[static_cast<std::size_t>(b)] - starts[static_cast<std::size_t>(b)] + 1;
+  // Every band in two segments, each a Brent-Kung of its own: the tail of row b - 1 after
+  // e_{b-1} (empty when e_{b-1} ends its row) and the head of row b up to e_b.
+  struct Segment {
+    int start, length;
   };
-  // U: the up-sweep inside every band, level by level.
-  std::vector<std::vector<std::vector<Pair>>> rounds(static_cast<std::size_t>(rows));
-  std::size_t most = 0;
+  std::vector<Segment> tail(static_cast<std::size_t>(rows)), head(static_cast<std::size_t>(rows));
+  std::vector<Segment> segments;
   for (int b = 0; b < rows; ++b) {
-    rounds[static_cast<std::size_t>(b)] = bk_up(length(b));
-    most = std::max(most, rounds[static_cast<std::size_t>(b)].size());
+    const int row_start = b * cols;
+    tail[static_cast<std::size_t>(b)] = {starts[static_cast<std::size_t>(b)],
+                                         row_start - starts[static_cast<std::size_t>(b)]};
+    head[static_cast<std::size_t>(b)] = {row_start, ends[static_cast<std::size_t>(b)] - row_start + 1};
+    if (tail[static_cast<std::size_t>(b)].length < 0 || head[static_cast<std::size_t>(b)].length < 1)
+      return std::nullopt;
+    for (const Segment& sg : {tail[static_cast<std::size_t>(b)], head[static_cast<std::size_t>(b)]})
+      if (sg.length > 0) segments.push_back(sg);
   }
-  for (std::size_t l = 0; l < most; ++l)
-    for (int b = 0; b < rows; ++b)
-      if (l < rounds[static_cast<std::size_t>(b)].size())
-        for (const auto& [f, t] : rounds[static_cast<std::size_t>(b)][l])
-          placer.add(starts[static_cast<std::size_t>(b)] + f, starts[static_cast<std::size_t>(b)] + t);
+  // Brent-Kung's rounds of every segment, level by level.
+  auto sweep = [&](bool up) {
+    std::vector<std::vector<std::vector<Pair>>> rounds;
+    std::size_t most = 0;
+    for (const Segment& sg : segments) {
+      rounds.push_back(up ? bk_up(sg.length) : bk_down(sg.length));
+      most = std::max(most, rounds.back().size());
+    }
+    for (std::size_t l = 0; l < most; ++l)
+      for (std::size_t k = 0; k < segments.size(); ++k)
+        if (l < rounds[k].size())
+          for (const auto& [f, t] : rounds[k][l]) placer.add(segments[k].start + f, segments[k].start + t);
+  };
+  // U: the up-sweeps; then the tail's sum (at its last position, row b - 1's end) to e_b.
+  sweep(true);
+  for (int b = 1; b < rows; ++b)
+    if (tail[static_cast<std::size_t>(b)].length > 0) placer.add(b * cols - 1, ends[static_cast<std::size_t>(b)]);
+  const int dbg_u = placer.steps();
   // S: radix-`radix` Brent-Kung over the band ends.
   std::vector<long long> sizes;
-  for (long long s = 1; s < rows; s *= radix) sizes.push_back(s);
+  for (long long s = 1; s < spine; s *= radix) sizes.push_back(s);
   auto end_of = [&](long long b) { return ends[static_cast<std::size_t>(b)]; };
   for (const long long s : sizes)
-    for (long long start = 0; start < rows; start += radix * s) {
-      const long long e = std::min<long long>(start + radix * s, rows) - 1;
+    for (long long start = 0; start < spine; start += radix * s) {
+      const long long e = std::min<long long>(start + radix * s, spine) - 1;
       std::vector<Pair> group;
       for (int k = 1; k < radix; ++k)
         if (start + k * s - 1 < e) group.push_back({end_of(start + k * s - 1), end_of(e)});
       if (!group.empty()) placer.add_group(group);
     }
+  const int dbg_sup = placer.steps();
   for (std::size_t l = sizes.size(); l-- > 0;) {
     const long long s = sizes[l];
-    for (long long start = 0; start < rows; start += radix * s) {
-      const long long e = std::min<long long>(start + radix * s, rows) - 1;
+    for (long long start = 0; start < spine; start += radix * s) {
+      const long long e = std::min<long long>(start + radix * s, spine) - 1;
       std::vector<long long> kids;
       for (int k = 1; k < radix; ++k)
         if (start + k * s - 1 < e) kids.push_back(start + k * s - 1);
@@ -329,25 +357,58 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
       if (!group.empty()) placer.add_group(group);
     }
   }
-  // D: the previous band end's prefix to the positions 2^k - 1 (largest first), then the
-  // down-sweep inside every band.
+  const int dbg_sdown = placer.steps();
+  // D: the previous band end's prefix to the positions 2^k - 1, then the down-sweep
+  // inside every band.
+  // The positions v = 2^k - 1 short of a segment's last, which hold the segment's prefix
+  // after U, in the order the down-sweep needs them: v first sends at the level of size
+  // min(2^(k-1), the largest power of two below length - 2^k), the largest level first.
+  auto chain = [](int length) {
+    std::vector<std::pair<long long, int>> order;  // (-first level, v)
+    for (int v = 0; v < length - 1; v = 2 * v + 1) {
+      long long first = 0;
+      for (long long s = 1; s <= (v + 1) / 2 && v + s < length - 1; s *= 2) first = s;
+      order.push_back({-first, v});
+    }
+    std::sort(order.begin(), order.end());
+    return order;
+  };
   for (int b = 1; b < rows; ++b) {
-    std::vector<int> chain;
-    for (int v = 0; v < length(b) - 1; v = 2 * v + 1) chain.push_back(v);
-    for (std::size_t k = chain.size(); k-- > 0;)
-      placer.add(ends[static_cast<std::size_t>(b - 1)], starts[static_cast<std::size_t>(b)] + chain[k]);
+    const int o = ends[static_cast<std::size_t>(b - 1)];
+    const Segment& tl = tail[static_cast<std::size_t>(b)];
+    const Segment& hd = head[static_cast<std::size_t>(b)];
+    const int tail_end = b * cols - 1;
+    if (b >= spine) placer.add(o, ends[static_cast<std::size_t>(b)]);  // left out of the spine
+    // The head's chain: the prefix before the band, and the tail's sum. The first needed
+    // takes both, from e_{b-1} and from the tail's last position, which takes the prefix
+    // in the same step and then, complete, serves the rest of the chain alone.
+    const auto head_chain = chain(hd.length);
+    const bool has_tail = tl.length > 0;
+    for (std::size_t k = 0; k < head_chain.size(); ++k) {
+      const int v = head_chain[k].second;
+      if (!has_tail) {
+        placer.add(o, hd.start + v);
+        continue;
+      }
+      if (k == 0) {
+        placer.add(o, hd.start + v);
+        placer.add(tail_end, hd.start + v);
+        placer.add(o, tail_end);
+      } else {
+        placer.add(tail_end, hd.start + v);
+      }
+    }
+    if (has_tail && head_chain.empty()) placer.add(o, tail_end);
+    for (const auto& [level, v] : chain(tl.length)) placer.add(o, tl.start + v);
   }
-  most = 0;
-  for (int b = 0; b < rows; ++b) {
-    rounds[static_cast<std::size_t>(b)] = bk_down(length(b));
-    most = std::max(most, rounds[static_cast<std::size_t>(b)].size());
-  }
-  for (std::size_t l = 0; l < most; ++l)
-    for (int b = 0; b < rows; ++b)
-      if (l < rounds[static_cast<std::size_t>(b)].size())
-        for (const auto& [f, t] : rounds[static_cast<std::size_t>(b)][l])
-          placer.add(starts[static_cast<std::size_t>(b)] + f, starts[static_cast<std::size_t>(b)] + t);
+  sweep(false);
   steps = placer.steps();
+  if (const char* dump = std::getenv("SCAN2D_DUMP")) {
+    FILE* fp = fopen(dump, radix == 4 ? "w" : "a");
+    for (const auto& [t, path] : placer.placed()) fprintf(fp, "%d %d %d %d %d\n", radix, t, path.front(), path.back(), int(path.size()) - 1);
+    fclose(fp);
+  }
+  if (std::getenv("SCAN2D_DEBUG")) fprintf(stderr, "radix %d: U %d Sup %d Sdown %d D %d\n", radix, dbg_u, dbg_sup, dbg_sdown, steps);
   const std::vector<int> blocks = all_blocks(p.collective);
   std::vector<Transfer> out;
   for (const auto& [t, path] : placer.placed())
@@ -379,7 +440,7 @@ void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& ou
   auto attempt = [&](const std::vector<int>& off, int radix, const std::string& name) {
     if (t_budget != nullptr && t_budget->expired()) return;
     int steps = 0;
-    auto t = band_scan(p, rows, cols, wrap, off, radix, steps);
+    auto t = band_scan(p, rows, cols, wrap, off, radix, radix == 4 ? rows - 1 : rows, steps);
     if (t && (!best || steps < best_steps)) {
       best = std::move(t);
       best_steps = steps;
