@@ -25,7 +25,6 @@
 // schedule is valid by construction (and verified in the tests).
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -82,14 +81,8 @@ class Placer {
   // All in one step when some step within a few of the earliest takes them all (the
   // values are those at the start of the step); else one by one, in the given order.
   void add_group(const std::vector<Pair>& pairs) {
-    if (!place(pairs, true)) {
-      if (std::getenv("SCAN2D_DEBUG")) {
-        fprintf(stderr, "group failed:");
-        for (const Pair& pr : pairs) fprintf(stderr, " (%d,%d)->(%d,%d)[made %d]", pr.first / cols_, pr.first % cols_, pr.second / cols_, pr.second % cols_, made_[pr.first].back());
-        fprintf(stderr, "\n");
-      }
+    if (!place(pairs, true))
       for (const Pair& pr : pairs) place({pr}, false);
-    }
   }
   int steps() const { return static_cast<int>(busy_.size()); }
   // (step, node path) of every transfer placed.
@@ -279,11 +272,12 @@ std::vector<int> nested_offsets(int bands, int cols) {
   return off;
 }
 
-// The band design with band ends at row b's end plus off[b], `radix` 2 or 4 over the
-// ends; nullopt when a path lacks a channel.
+// The band design with band b ending at row b's end plus off[b], Brent-Kung of `radix`
+// over the first `spine` band ends (a band end past them takes its prefix from the one
+// before); nullopt when a path lacks a channel.
 std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int cols, bool wrap,
                                                const std::vector<int>& off, int radix,
-                                               int spine, int& steps) {
+                                               int spine) {
   const int n = rows * cols;
   std::vector<int> ends(static_cast<std::size_t>(rows)), starts(static_cast<std::size_t>(rows));
   for (int b = 0; b < rows; ++b) {
@@ -327,7 +321,6 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
   sweep(true);
   for (int b = 1; b < rows; ++b)
     if (tail[static_cast<std::size_t>(b)].length > 0) placer.add(b * cols - 1, ends[static_cast<std::size_t>(b)]);
-  const int dbg_u = placer.steps();
   // S: radix-`radix` Brent-Kung over the band ends.
   std::vector<long long> sizes;
   for (long long s = 1; s < spine; s *= radix) sizes.push_back(s);
@@ -340,7 +333,6 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
         if (start + k * s - 1 < e) group.push_back({end_of(start + k * s - 1), end_of(e)});
       if (!group.empty()) placer.add_group(group);
     }
-  const int dbg_sup = placer.steps();
   for (std::size_t l = sizes.size(); l-- > 0;) {
     const long long s = sizes[l];
     for (long long start = 0; start < spine; start += radix * s) {
@@ -357,7 +349,6 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
       if (!group.empty()) placer.add_group(group);
     }
   }
-  const int dbg_sdown = placer.steps();
   // D: the previous band end's prefix to the positions 2^k - 1, then the down-sweep
   // inside every band.
   // The positions v = 2^k - 1 short of a segment's last, which hold the segment's prefix
@@ -373,42 +364,33 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
     std::sort(order.begin(), order.end());
     return order;
   };
-  for (int b = 1; b < rows; ++b) {
-    const int o = ends[static_cast<std::size_t>(b - 1)];
-    const Segment& tl = tail[static_cast<std::size_t>(b)];
-    const Segment& hd = head[static_cast<std::size_t>(b)];
-    const int tail_end = b * cols - 1;
-    if (b >= spine) placer.add(o, ends[static_cast<std::size_t>(b)]);  // left out of the spine
-    // The head's chain: the prefix before the band, and the tail's sum. The first needed
-    // takes both, from e_{b-1} and from the tail's last position, which takes the prefix
-    // in the same step and then, complete, serves the rest of the chain alone.
-    const auto head_chain = chain(hd.length);
-    const bool has_tail = tl.length > 0;
-    for (std::size_t k = 0; k < head_chain.size(); ++k) {
-      const int v = head_chain[k].second;
-      if (!has_tail) {
-        placer.add(o, hd.start + v);
-        continue;
-      }
-      if (k == 0) {
-        placer.add(o, hd.start + v);
-        placer.add(tail_end, hd.start + v);
-        placer.add(o, tail_end);
+  // In three passes over the bands, the most needed first: the head's first position
+  // takes the prefix before the band from e_{b-1} and the tail's sum from the tail's last
+  // position, which takes the prefix in the same step; then that position, complete,
+  // serves the rest of the head's chain alone; then e_{b-1} serves the tail's chain.
+  for (int pass = 0; pass < 3; ++pass)
+    for (int b = 1; b < rows; ++b) {
+      const int o = ends[static_cast<std::size_t>(b - 1)];
+      const Segment& tl = tail[static_cast<std::size_t>(b)];
+      const Segment& hd = head[static_cast<std::size_t>(b)];
+      const int tail_end = b * cols - 1;
+      const bool has_tail = tl.length > 0;
+      const auto head_chain = chain(hd.length);
+      if (pass == 0) {
+        if (b >= spine) placer.add(o, ends[static_cast<std::size_t>(b)]);  // off the spine
+        if (!head_chain.empty()) {
+          placer.add(o, hd.start + head_chain[0].second);
+          if (has_tail) placer.add(tail_end, hd.start + head_chain[0].second);
+        }
+        if (has_tail) placer.add(o, tail_end);
+      } else if (pass == 1) {
+        for (std::size_t k = 1; k < head_chain.size(); ++k)
+          placer.add(has_tail ? tail_end : o, hd.start + head_chain[k].second);
       } else {
-        placer.add(tail_end, hd.start + v);
+        for (const auto& [level, v] : chain(tl.length)) placer.add(o, tl.start + v);
       }
     }
-    if (has_tail && head_chain.empty()) placer.add(o, tail_end);
-    for (const auto& [level, v] : chain(tl.length)) placer.add(o, tl.start + v);
-  }
   sweep(false);
-  steps = placer.steps();
-  if (const char* dump = std::getenv("SCAN2D_DUMP")) {
-    FILE* fp = fopen(dump, radix == 4 ? "w" : "a");
-    for (const auto& [t, path] : placer.placed()) fprintf(fp, "%d %d %d %d %d\n", radix, t, path.front(), path.back(), int(path.size()) - 1);
-    fclose(fp);
-  }
-  if (std::getenv("SCAN2D_DEBUG")) fprintf(stderr, "radix %d: U %d Sup %d Sdown %d D %d\n", radix, dbg_u, dbg_sup, dbg_sdown, steps);
   const std::vector<int> blocks = all_blocks(p.collective);
   std::vector<Transfer> out;
   for (const auto& [t, path] : placer.placed())
@@ -432,28 +414,13 @@ void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& ou
   if (static_cast<int>(c.senders.size()) != n) return;
   for (int i = 0; i < n; ++i)
     if (c.senders[static_cast<std::size_t>(i)] != i) return;
-  // The radix-4 ends with their nested offsets, and radix 2 over the row ends; the
-  // fewer steps offered.
-  std::optional<std::vector<Transfer>> best;
-  int best_steps = 0;
-  std::string best_name;
-  auto attempt = [&](const std::vector<int>& off, int radix, const std::string& name) {
-    if (t_budget != nullptr && t_budget->expired()) return;
-    int steps = 0;
-    auto t = band_scan(p, rows, cols, wrap, off, radix, radix == 4 ? rows - 1 : rows, steps);
-    if (t && (!best || steps < best_steps)) {
-      best = std::move(t);
-      best_steps = steps;
-      best_name = name;
-    }
-  };
-  const std::vector<int> nested = nested_offsets(rows, cols);
-  if (!nested.empty()) attempt(nested, 4, "radix-4 band ends");
-  attempt(std::vector<int>(static_cast<std::size_t>(rows), 0), 2, "radix-2 row ends");
-  if (std::getenv("SCAN2D_DEBUG")) fprintf(stderr, "band: %d %s\n", best ? best_steps : -1, best_name.c_str());
-  if (!best) return;
-  out.push_back({"band scan (direct, " + std::string(wrap ? "torus" : "mesh") + ", " + best_name + ")",
-                 assemble_schedule(p, std::move(*best), "", 0)});
+  const std::vector<int> off = nested_offsets(rows, cols);
+  if (off.empty() || (t_budget != nullptr && t_budget->expired())) return;
+  auto transfers = band_scan(p, rows, cols, wrap, off, 4, rows - 1);
+  if (!transfers) return;
+  out.push_back({std::string("band scan (direct, ") + (wrap ? "torus" : "mesh") +
+                     ", radix-4 band ends)",
+                 assemble_schedule(p, std::move(*transfers), "", 0)});
 }
 
 }  // namespace ccsched::reduce_detail
