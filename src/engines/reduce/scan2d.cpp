@@ -1,28 +1,36 @@
 // SCAN on a 2-D torus or mesh with row-major ids, written directly (docs/ENGINES.md,
-// "Reductions: direct prefix networks", the band design). Brent-Kung over the whole
-// order (scan.cpp) spends 2 log2 C - 1 steps on the row levels and 2 log2 R - 1 on the
-// column levels, whose block sums all sit in the last column and so reach a receiver
-// through its one channel from the north. Here:
-//   - the order is cut into R bands, band b ending at e_b = (b, C - 1 + off(b)) (the last
-//     at p - 1), so a band is the tail of row b - 1 and the head of row b;
-//   - U: Brent-Kung's up-sweep inside every band (the sum of the band at e_b);
-//   - S: a radix-4 Brent-Kung over the band ends e_0..e_{R-1}: a block end receives its
-//     three sub-block ends' sums in one step, and in the down-sweep the three sub-block
-//     ends receive the prefix before the block from e_0 of the block and their elder
-//     siblings' sums, in one step (the level's transfers are placed as a group). The
-//     offsets off(b) depend on the level and base-4 digit of b + 1 and nest: the ends of
-//     the higher levels lie strictly between the columns of a level's first and third
-//     sub-block ends, so the three arrive from the west, the north and the east;
-//   - D: the previous band end's prefix goes to the band's positions 2^k - 1 (those hold
-//     the band's prefix after U), then Brent-Kung's down-sweep inside the band.
+// "Reductions": direct prefix networks, the band scan). Brent-Kung over the whole order
+// (scan.cpp) spends 2 log2 C - 1 steps on the row levels and 2 log2 R - 1 on the column
+// levels, whose block sums all sit in the last column and so reach a receiver through its
+// one channel from the north. Here:
+//   - the order is cut into R bands, band b ending at e_b = (b, C - 1 + off(b)), off <= 0
+//     (the last at p - 1): a band is the tail of row b - 1 after e_{b-1} and the head of
+//     row b up to e_b, each a segment with a Brent-Kung of its own;
+//   - U: the segments' up-sweeps; the tail's sum, at (b - 1, C - 1), goes to e_b, which
+//     then holds the band's sum;
+//   - S: radix-4 Brent-Kung over the spine e_0..e_{R-2}: a block end takes its three
+//     sub-block ends' sums in one step, and in the down-sweep the sub-block ends take the
+//     prefix before the block (from the previous block's end) and their elder siblings'
+//     sums in one step. off() puts the sub-block ends of a level in columns x1 < x3 < x2
+//     (digit 1, 2, 3 of b + 1 in base 4) with every end of a higher level strictly between
+//     x1 and x3: then the three transfers into a block end arrive from the west, the north
+//     (row first) and the east, and so do those into the third sub-block end, and the
+//     previous block's end leaves by the east, the west and the south. The span of the
+//     offsets grows by 3 a level. e_{R-1} = p - 1 takes e_{R-2}'s prefix after S;
+//   - D: the head's positions 2^k - 1 (which hold the head's prefix after U): the first
+//     needed takes e_{b-1}'s prefix and the tail's sum, the tail's last position takes the
+//     prefix in the same step and then serves the rest of them; e_{b-1} serves the tail's;
+//     then the segments' down-sweeps.
 // Every transfer (j, i) adds j's accumulator to i's. The transfers are placed as a list
 // schedule: each in the earliest step after the step that made the sender's value and
 // not before the receiver's previous reception, no later than the sender's next
 // reception (so the value it sends is the one meant), along the first minimal L-shaped
 // path (row first or column first; a side of exactly half the ring either way) whose
-// channels are free in that step and within the ports. The prefix network is what makes
-// every accumulator end as its prefix; the placement only keeps the order, so the
-// schedule is valid by construction (and verified in the tests).
+// channels are free in that step and within the ports; a level of S is placed as a group
+// in one step when a step near the earliest takes all its routes together. The prefix
+// network makes every accumulator end as its prefix; the placement only keeps the order,
+// so the schedule is valid by construction (and verified in the tests). O(p log C)
+// transfers; torus:32x32 16 steps (Brent-Kung 19), torus:128x128 21 (27).
 #include <algorithm>
 #include <array>
 #include <cstdlib>
