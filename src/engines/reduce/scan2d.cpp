@@ -81,7 +81,10 @@ std::vector<std::vector<Pair>> bk_down(int n) {
 class Placer {
  public:
   Placer(int rows, int cols, bool wrap, int ports)
-      : rows_(rows), cols_(cols), wrap_(wrap), ports_(ports),
+      : rows_(rows),
+        cols_(cols),
+        wrap_(wrap),
+        ports_(ports),
         made_(static_cast<std::size_t>(rows) * cols, std::vector<int>{0}),
         last_send_(static_cast<std::size_t>(rows) * cols, std::vector<int>{0}) {}
 
@@ -121,29 +124,19 @@ class Placer {
           Route r;
           int y = ya, x = xa;
           r.nodes.push_back(static_cast<NodeId>(a));
-          auto move_x = [&] {
-            const int sx = dx > 0 ? 1 : -1;
-            for (int k = 0; k < std::abs(dx); ++k) {
-              r.channels.push_back(4 * (y * cols_ + x) + (sx > 0 ? 0 : 1));
-              x = ((x + sx) % cols_ + cols_) % cols_;
+          // Along the row (axis 0) or the column (axis 1) by the signed displacement d.
+          auto move = [&](int axis, int d) {
+            int& coord = axis == 0 ? x : y;
+            const int side = axis == 0 ? cols_ : rows_;
+            const int step = d > 0 ? 1 : -1;
+            for (int k = 0; k < std::abs(d); ++k) {
+              r.channels.push_back(4 * (y * cols_ + x) + 2 * axis + (step > 0 ? 0 : 1));
+              coord = ((coord + step) % side + side) % side;
               r.nodes.push_back(static_cast<NodeId>(y * cols_ + x));
             }
           };
-          auto move_y = [&] {
-            const int sy = dy > 0 ? 1 : -1;
-            for (int k = 0; k < std::abs(dy); ++k) {
-              r.channels.push_back(4 * (y * cols_ + x) + (sy > 0 ? 2 : 3));
-              y = ((y + sy) % rows_ + rows_) % rows_;
-              r.nodes.push_back(static_cast<NodeId>(y * cols_ + x));
-            }
-          };
-          if (order == 0) {
-            move_x();
-            move_y();
-          } else {
-            move_y();
-            move_x();
-          }
+          move(order, order == 0 ? dx : dy);
+          move(1 - order, order == 0 ? dy : dx);
           out.push_back(std::move(r));
           if (dx == 0 || dy == 0) break;
         }
@@ -216,7 +209,8 @@ class Placer {
           for (const int ch : r.channels) taken_[static_cast<std::size_t>(ch)] = 1;
         }
         for (std::size_t u = 0; u < k; ++u)
-          for (const int ch : options[u][pick[u]].channels) taken_[static_cast<std::size_t>(ch)] = 0;
+          for (const int ch : options[u][pick[u]].channels)
+            taken_[static_cast<std::size_t>(ch)] = 0;
         if (!ok) continue;
         auto& busy = busy_[static_cast<std::size_t>(t - 1)];
         for (std::size_t u = 0; u < pairs.size(); ++u) {
@@ -274,7 +268,8 @@ std::vector<int> nested_offsets(int bands, int cols) {
       m /= 4;
       ++l;
     }
-    off[static_cast<std::size_t>(b)] = column[static_cast<std::size_t>(l)][static_cast<std::size_t>(m % 4)] - hi;
+    off[static_cast<std::size_t>(b)] =
+        column[static_cast<std::size_t>(l)][static_cast<std::size_t>(m % 4)] - hi;
   }
   off[static_cast<std::size_t>(spine - 1)] = -hi;
   return off;
@@ -284,14 +279,14 @@ std::vector<int> nested_offsets(int bands, int cols) {
 // over the first `spine` band ends (a band end past them takes its prefix from the one
 // before); nullopt when a path lacks a channel.
 std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int cols, bool wrap,
-                                               const std::vector<int>& off, int radix,
-                                               int spine) {
+                                               const std::vector<int>& off, int radix, int spine) {
   const int n = rows * cols;
   std::vector<int> ends(static_cast<std::size_t>(rows)), starts(static_cast<std::size_t>(rows));
   for (int b = 0; b < rows; ++b) {
     ends[static_cast<std::size_t>(b)] = b * cols + cols - 1 + off[static_cast<std::size_t>(b)];
     starts[static_cast<std::size_t>(b)] = b == 0 ? 0 : ends[static_cast<std::size_t>(b - 1)] + 1;
-    if (ends[static_cast<std::size_t>(b)] < starts[static_cast<std::size_t>(b)]) return std::nullopt;
+    if (ends[static_cast<std::size_t>(b)] < starts[static_cast<std::size_t>(b)])
+      return std::nullopt;
   }
   if (ends.back() != n - 1) return std::nullopt;
   Placer placer(rows, cols, wrap, effective_ports(p));
@@ -306,8 +301,10 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
     const int row_start = b * cols;
     tail[static_cast<std::size_t>(b)] = {starts[static_cast<std::size_t>(b)],
                                          row_start - starts[static_cast<std::size_t>(b)]};
-    head[static_cast<std::size_t>(b)] = {row_start, ends[static_cast<std::size_t>(b)] - row_start + 1};
-    if (tail[static_cast<std::size_t>(b)].length < 0 || head[static_cast<std::size_t>(b)].length < 1)
+    head[static_cast<std::size_t>(b)] = {row_start,
+                                         ends[static_cast<std::size_t>(b)] - row_start + 1};
+    if (tail[static_cast<std::size_t>(b)].length < 0 ||
+        head[static_cast<std::size_t>(b)].length < 1)
       return std::nullopt;
     for (const Segment& sg : {tail[static_cast<std::size_t>(b)], head[static_cast<std::size_t>(b)]})
       if (sg.length > 0) segments.push_back(sg);
@@ -323,12 +320,14 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
     for (std::size_t l = 0; l < most; ++l)
       for (std::size_t k = 0; k < segments.size(); ++k)
         if (l < rounds[k].size())
-          for (const auto& [f, t] : rounds[k][l]) placer.add(segments[k].start + f, segments[k].start + t);
+          for (const auto& [f, t] : rounds[k][l])
+            placer.add(segments[k].start + f, segments[k].start + t);
   };
   // U: the up-sweeps; then the tail's sum (at its last position, row b - 1's end) to e_b.
   sweep(true);
   for (int b = 1; b < rows; ++b)
-    if (tail[static_cast<std::size_t>(b)].length > 0) placer.add(b * cols - 1, ends[static_cast<std::size_t>(b)]);
+    if (tail[static_cast<std::size_t>(b)].length > 0)
+      placer.add(b * cols - 1, ends[static_cast<std::size_t>(b)]);
   // S: radix-`radix` Brent-Kung over the band ends.
   std::vector<long long> sizes;
   for (long long s = 1; s < spine; s *= radix) sizes.push_back(s);
@@ -426,9 +425,9 @@ void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& ou
   if (off.empty() || (t_budget != nullptr && t_budget->expired())) return;
   auto transfers = band_scan(p, rows, cols, wrap, off, 4, rows - 1);
   if (!transfers) return;
-  out.push_back({std::string("band scan (direct, ") + (wrap ? "torus" : "mesh") +
-                     ", radix-4 band ends)",
-                 assemble_schedule(p, std::move(*transfers), "", 0)});
+  out.push_back(
+      {std::string("band scan (direct, ") + (wrap ? "torus" : "mesh") + ", radix-4 band ends)",
+       assemble_schedule(p, std::move(*transfers), "", 0)});
 }
 
 }  // namespace ccsched::reduce_detail
