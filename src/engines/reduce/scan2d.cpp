@@ -30,7 +30,7 @@
 // in one step when a step near the earliest takes all its routes together. The prefix
 // network makes every accumulator end as its prefix; the placement only keeps the order,
 // so the schedule is valid by construction (and verified in the tests). O(p log C)
-// transfers; torus:32x32 16 steps (Brent-Kung 19), torus:128x128 21 (27).
+// transfers; torus:32x32 15 steps (Brent-Kung 19), torus:128x128 21 (27).
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -247,18 +247,25 @@ class Placer {
 // sub-block ends of level l (digit 1, 2, 3 of b + 1 in base 4 at place l, lower places
 // 0) sit in columns x1 < x3 < x2 with every end of a higher level strictly between x1 and
 // x3, so x1 = lo - 1, x3 = hi + 1, x2 = hi + 2 for the span [lo, hi] of the levels above
-// (the top one: the last band end alone, at 0); then all shifted so that the largest is
-// 0 (every band end in its row). Empty when the span does not fit a row.
-std::vector<int> nested_offsets(int bands, int cols) {
+// (the top one: the last band end alone, at 0); `mirror`: x2 < x3 < x1, x1 = hi + 1,
+// x3 = lo - 1, x2 = lo - 2. Then all shifted so that the largest is 0 (every band end in
+// its row). Empty when the span does not fit a row.
+std::vector<int> nested_offsets(int bands, int cols, bool mirror) {
   const int spine = bands - 1;  // the last band end, p - 1, is left out of the spine
   int levels = 0;
   for (long long s = 1; s < spine; s *= 4) ++levels;
   std::vector<std::array<int, 4>> column(static_cast<std::size_t>(levels));
   int lo = 0, hi = 0;
   for (int l = levels - 1; l >= 0; --l) {
-    column[static_cast<std::size_t>(l)] = {0, lo - 1, hi + 2, hi + 1};
-    lo -= 1;
-    hi += 2;
+    if (mirror) {
+      column[static_cast<std::size_t>(l)] = {0, hi + 1, lo - 2, lo - 1};
+      lo -= 2;
+      hi += 1;
+    } else {
+      column[static_cast<std::size_t>(l)] = {0, lo - 1, hi + 2, hi + 1};
+      lo -= 1;
+      hi += 2;
+    }
   }
   if (hi - lo >= cols - 1) return {};
   std::vector<int> off(static_cast<std::size_t>(bands), 0);
@@ -421,13 +428,27 @@ void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& ou
   if (static_cast<int>(c.senders.size()) != n) return;
   for (int i = 0; i < n; ++i)
     if (c.senders[static_cast<std::size_t>(i)] != i) return;
-  const std::vector<int> off = nested_offsets(rows, cols);
-  if (off.empty() || (t_budget != nullptr && t_budget->expired())) return;
-  auto transfers = band_scan(p, rows, cols, wrap, off, 4, rows - 1);
-  if (!transfers) return;
-  out.push_back(
-      {std::string("band scan (direct, ") + (wrap ? "torus" : "mesh") + ", radix-4 band ends)",
-       assemble_schedule(p, std::move(*transfers), "", 0)});
+  // The offsets and their mirror image (x2 < x3 < x1, the higher levels between x3 and
+  // x1): the placement is greedy and the order runs one way along a row, so the two can
+  // differ (torus:32x32: 16 and 15); the fewer steps offered.
+  std::optional<std::vector<Transfer>> best;
+  Step best_steps = 0;
+  for (const bool mirror : {false, true}) {
+    const std::vector<int> off = nested_offsets(rows, cols, mirror);
+    if (off.empty() || (t_budget != nullptr && t_budget->expired())) continue;
+    auto transfers = band_scan(p, rows, cols, wrap, off, 4, rows - 1);
+    if (!transfers) continue;
+    Step steps = 0;
+    for (const Transfer& t : *transfers) steps = std::max(steps, t.step);
+    if (!best || steps < best_steps) {
+      best = std::move(transfers);
+      best_steps = steps;
+    }
+  }
+  if (!best) return;
+  out.push_back({std::string("band scan (direct, ") + (wrap ? "torus" : "mesh") +
+                     ", radix-4 band ends)",
+                 assemble_schedule(p, std::move(*best), "", 0)});
 }
 
 }  // namespace ccsched::reduce_detail
