@@ -412,5 +412,43 @@ TEST(ExchangeDesigns, DirectPrefixNetworks) {
   }
 }
 
+TEST(ExchangeDesigns, BandScan) {
+  // The band design for SCAN on row-major tori and meshes (engines/reduce/scan2d.cpp):
+  // Brent-Kung inside bands of about a row, radix-4 Brent-Kung over the band ends, list
+  // placed. Every schedule verifies, never undercuts a lower bound, and all-port beats
+  // Brent-Kung over the whole order (2 log2 p - 1) from 16x16 on; one-port it is offered
+  // too (the ports are kept) and the best stays Brent-Kung's.
+  const std::vector<std::pair<std::string, int>> expected = {
+      {"torus:16x16", 11}, {"torus:32x32", 15}, {"mesh:32x32", 16}};
+  for (const auto& [net, steps] : expected)
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+      const Problem p = make_reduction_problem(net, CollectiveKind::SCAN, ports);
+      const int log = std::countr_zero(static_cast<unsigned>(p.topology.processor_count()));
+      const auto d = verified_designs(p);
+      const int band = best_of(d, "band scan (direct");
+      EXPECT_GT(band, 0) << net;
+      if (!ports) {
+        EXPECT_EQ(band, steps) << net;
+        EXPECT_LT(band, best_of(d, "brent-kung (direct")) << net;
+      } else {
+        EXPECT_EQ(best_of(d, "brent-kung (direct"), 2 * log - 1) << net;
+      }
+      const PathSet paths(p.topology, p.model);
+      for (const LowerBound& b : lower_bounds(p, paths).bounds) EXPECT_LE(b.value, band) << net;
+    }
+  // Sides that are not powers of two, and a mesh with few rows: valid wherever offered.
+  for (const std::string net : {"torus:6x10", "mesh:4x8", "mesh:8x8", "torus:12x20"}) {
+    const auto d = verified_designs(net, CollectiveKind::SCAN, std::nullopt);
+    EXPECT_GT(best_of(d, "band scan (direct"), 0) << net;
+  }
+  // Not on other families, nor on a faulty copy that keeps the grid's name.
+  EXPECT_EQ(best_of(verified_designs("hypercube:6", CollectiveKind::SCAN, std::nullopt),
+                    "band scan (direct"),
+            0);
+  EXPECT_EQ(best_of(verified_designs_without("torus:8x8", CollectiveKind::SCAN, {Channel{9, 10}}),
+                    "band scan (direct"),
+            0);
+}
+
 }  // namespace
 }  // namespace ccsched

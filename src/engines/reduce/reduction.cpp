@@ -707,6 +707,7 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
   // packed Hillis-Steele's 222 steps in 58 s, the direct Brent-Kung's 27 in a second).
   const std::size_t before = out.size();
   add_direct_scan_designs(problem, out);
+  add_band_scan_designs(problem, out);
   const bool scan_packed = !(direct_first && out.size() > before);
   if (scan_packed) add_prefix_designs(problem, paths, out);
   add(ring(problem, paths), "ring");

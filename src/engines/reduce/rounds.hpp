@@ -101,6 +101,10 @@ void add_fattree_designs(const Problem& p, std::vector<ReductionCandidate>& out)
 // The prefix networks for SCAN written directly on 2-D tori and meshes, hypercubes and fat
 // trees (scan.cpp), appended to `out`.
 void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+// The band design for SCAN on 2-D tori and meshes with row-major ids: Brent-Kung inside
+// bands of about a row, radix-4 Brent-Kung over the band ends (scan2d.cpp), appended to
+// `out`.
+void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
 // A REDUCE or ALLREDUCE of several blocks pipelined over arc-disjoint spanning trees into
 // one root on a torus (four trees), mesh (two) or hypercube:n (n) (branchings.cpp),
