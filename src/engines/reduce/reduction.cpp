@@ -708,6 +708,7 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
   const std::size_t before = out.size();
   add_direct_scan_designs(problem, out);
   add_band_scan_designs(problem, out);
+  add_hypercube_scan_designs(problem, out);
   const bool scan_packed = !(direct_first && out.size() > before);
   if (scan_packed) add_prefix_designs(problem, paths, out);
   add(ring(problem, paths), "ring");

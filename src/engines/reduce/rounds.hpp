@@ -113,4 +113,8 @@ void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& ou
 void add_branching_designs(const Problem& p, const Budget& budget,
                            std::vector<ReductionCandidate>& out);
 
+// SCAN on hypercube:n by levels of block programs, fewer than n steps with enough ports
+// (hscan.cpp), appended to `out`.
+void add_hypercube_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+
 }  // namespace ccsched::reduce_detail
