@@ -452,13 +452,14 @@ TEST(ExchangeDesigns, BandScan) {
 
 TEST(ExchangeDesigns, HypercubeScanByLevels) {
   // SCAN on hypercube:n by levels of block programs (engines/reduce/hscan.cpp): all-port,
-  // the top three dimensions by a 2-step prefix of 8 and Hillis-Steele windows below, n - 1
-  // steps; never below a lower bound; every schedule verifies.
+  // the top dimensions by a plain prefix program (8 in 2 steps, 32 in 3) and Hillis-Steele
+  // windows below: n - 1 steps on hypercube:3 and :4, n - 2 from hypercube:5; never below
+  // a lower bound; every schedule verifies.
   const std::string name = "hypercube scan by levels";
   for (int n = 2; n <= 8; ++n) {
     const std::string net = "hypercube:" + std::to_string(n);
     const auto d = verified_designs(net, CollectiveKind::SCAN, std::nullopt);
-    EXPECT_EQ(best_of(d, name), n >= 3 ? n - 1 : 0) << net;
+    EXPECT_EQ(best_of(d, name), n >= 5 ? n - 2 : n >= 3 ? n - 1 : 0) << net;
     // One port: Hillis-Steele's n steps meet the reduce-information bound, nothing to add.
     EXPECT_EQ(best_of(verified_designs(net, CollectiveKind::SCAN, 1), name), 0) << net;
     const Problem p = make_reduction_problem(net, CollectiveKind::SCAN, std::nullopt);
@@ -486,7 +487,7 @@ TEST(ExchangeDesigns, HypercubeScanByLevels) {
   blocks.collective.blocks = 3;
   EXPECT_EQ(best_of(verified_designs(blocks), name), 0);
   blocks.model.combining = true;
-  EXPECT_EQ(best_of(verified_designs(blocks), name), 4);
+  EXPECT_EQ(best_of(verified_designs(blocks), name), 3);
   // Another processor order, a faulty copy (it keeps the name) and other families: nothing.
   Problem order = make_reduction_problem("hypercube:4", CollectiveKind::SCAN, std::nullopt);
   std::swap(order.collective.senders[0], order.collective.senders[1]);

@@ -31,7 +31,8 @@
 // program on small cubes, and verify every schedule):
 //   W1 in 1 step: Hillis-Steele's round (0 -> 1 inside the block, 1 -> 0 from the
 //     previous block).
-//   prefix of 8 in 2 steps (the top three dimensions; hypercube:3's optimum).
+//   prefix of 8 in 2 steps (hypercube:3's optimum, as the exact search finds it).
+//   prefix of 32 in 3 steps (hypercube:5; its reduce-information bound is 2).
 // Below them the SAT search found no program: W(lo, 3) in 2 steps and W(lo, 4) in 2
 // steps have none of this form, nor has the plain prefix of 16 in 2 steps (so
 // hypercube:4 SCAN needs 3 steps without copies).
@@ -73,6 +74,54 @@ const std::vector<Program>& programs() {
         {1, true, 5, 7, "1"},   {1, true, 6, 7, "0"},    {2, false, 1, 3, "1"},
         {2, false, 0, 4, "2"},  {2, false, 2, 5, "102"}, {2, false, 2, 6, "2"},
         {2, false, 5, 6, "01"}, {2, false, 0, 7, "102"}, {2, false, 4, 7, "01"}}},
+      {"P32", 5, 3, true,
+       {
+        {1, true, 0, 1, "0"}, {1, true, 0, 2, "1"}, {1, true, 1, 2, "10"}, {1, true, 2, 3, "0"},
+        {1, true, 0, 4, "2"}, {1, true, 1, 4, "20"}, {1, true, 3, 5, "21"},
+        {1, true, 4, 5, "0"}, {1, true, 4, 6, "1"}, {1, true, 5, 6, "10"},
+        {1, true, 6, 8, "231"}, {1, true, 3, 9, "13"}, {1, true, 4, 9, "230"},
+        {1, true, 5, 9, "32"}, {1, true, 6, 10, "32"}, {1, true, 7, 10, "230"},
+        {1, true, 8, 10, "1"}, {1, true, 7, 11, "32"}, {1, true, 10, 11, "0"},
+        {1, true, 9, 12, "02"}, {1, true, 12, 13, "0"}, {1, true, 13, 14, "10"},
+        {1, true, 11, 15, "2"}, {1, true, 14, 15, "0"}, {1, true, 0, 16, "4"},
+        {1, true, 1, 16, "40"}, {1, true, 2, 16, "41"}, {1, true, 17, 19, "1"},
+        {1, true, 18, 19, "0"}, {1, true, 15, 22, "340"}, {1, true, 16, 22, "12"},
+        {1, true, 21, 22, "01"}, {1, true, 20, 23, "01"}, {1, true, 22, 23, "0"},
+        {1, true, 9, 25, "4"}, {1, true, 12, 25, "240"}, {1, true, 13, 25, "42"},
+        {1, true, 14, 26, "42"}, {1, true, 23, 26, "230"}, {1, true, 21, 27, "231"},
+        {1, true, 26, 27, "0"}, {1, true, 13, 28, "04"}, {1, true, 25, 28, "02"},
+        {1, true, 27, 28, "120"}, {1, true, 28, 29, "0"}, {1, true, 22, 30, "3"},
+        {1, true, 23, 30, "30"}, {1, true, 24, 30, "12"}, {2, false, 1, 3, "1"},
+        {2, false, 3, 4, "120"}, {2, false, 3, 7, "2"}, {2, false, 2, 8, "31"},
+        {2, false, 7, 8, "0123"}, {2, false, 9, 10, "10"}, {2, false, 2, 11, "03"},
+        {2, false, 8, 11, "10"}, {2, false, 2, 12, "123"}, {2, false, 8, 12, "2"},
+        {2, false, 11, 12, "120"}, {2, false, 13, 15, "1"}, {2, false, 9, 16, "034"},
+        {2, false, 10, 16, "341"}, {2, false, 13, 17, "342"}, {2, false, 15, 17, "1234"},
+        {2, false, 16, 17, "0"}, {2, false, 16, 19, "10"}, {2, false, 15, 20, "0134"},
+        {2, false, 19, 20, "120"}, {2, false, 5, 22, "140"}, {2, false, 19, 22, "02"},
+        {2, false, 20, 22, "1"}, {2, false, 19, 23, "2"}, {2, false, 21, 23, "1"},
+        {2, false, 10, 24, "41"}, {2, false, 16, 24, "3"}, {2, false, 5, 25, "234"},
+        {2, false, 15, 25, "241"}, {2, false, 24, 26, "1"}, {2, false, 25, 26, "10"},
+        {2, false, 19, 27, "3"}, {2, false, 23, 27, "32"}, {2, false, 24, 28, "2"},
+        {2, false, 26, 28, "21"}, {2, false, 5, 29, "34"}, {2, false, 15, 29, "41"},
+        {2, false, 25, 29, "2"}, {2, false, 10, 30, "24"}, {2, false, 20, 30, "31"},
+        {2, false, 27, 30, "20"}, {3, false, 2, 5, "120"}, {3, false, 3, 6, "02"},
+        {3, false, 1, 7, "21"}, {3, false, 6, 7, "0"}, {3, false, 5, 8, "230"},
+        {3, false, 8, 9, "0"}, {3, false, 2, 10, "3"}, {3, false, 9, 11, "1"},
+        {3, false, 5, 12, "30"}, {3, false, 9, 13, "2"}, {3, false, 11, 13, "21"},
+        {3, false, 5, 14, "013"}, {3, false, 12, 14, "1"}, {3, false, 2, 15, "023"},
+        {3, false, 10, 15, "20"}, {3, false, 15, 16, "01234"}, {3, false, 10, 17, "0134"},
+        {3, false, 10, 18, "43"}, {3, false, 17, 18, "10"}, {3, false, 10, 19, "340"},
+        {3, false, 15, 19, "342"}, {3, false, 13, 20, "340"}, {3, false, 16, 20, "2"},
+        {3, false, 13, 21, "43"}, {3, false, 16, 21, "02"}, {3, false, 20, 21, "0"},
+        {3, false, 12, 22, "341"}, {3, false, 14, 22, "43"}, {3, false, 15, 23, "43"},
+        {3, false, 16, 23, "120"}, {3, false, 9, 24, "40"}, {3, false, 15, 24, "2014"},
+        {3, false, 23, 24, "0123"}, {3, false, 23, 25, "123"}, {3, false, 24, 25, "0"},
+        {3, false, 11, 26, "40"}, {3, false, 22, 26, "23"}, {3, false, 24, 27, "10"},
+        {3, false, 25, 27, "1"}, {3, false, 12, 28, "4"}, {3, false, 22, 28, "31"},
+        {3, false, 24, 29, "20"}, {3, false, 27, 29, "12"}, {3, false, 19, 30, "230"},
+        {3, false, 29, 30, "01"}, {3, false, 19, 31, "32"}, {3, false, 29, 31, "1"},
+        {3, false, 30, 31, "0"}}},
   };
   return all;
 }
