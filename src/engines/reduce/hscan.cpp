@@ -26,19 +26,17 @@
 // moves. An `input` move after the level's first step sends the processor's own input, so
 // such a program runs as the first level.
 //
-// The programs were found by a SAT search over one block (all flip orders, every x, the
-// accumulators a subset of the window; bench/ has no copy of it: the tests replay every
-// program on small cubes, and verify every schedule):
+// The programs were found by a SAT search over one block (bench/scan_block_sat.py; the
+// tests run them on hypercube:2..8 and verify every schedule):
 //   W1 in 1 step: Hillis-Steele's round (0 -> 1 inside the block, 1 -> 0 from the
 //     previous block).
-//   prefix of 8 in 2 steps (hypercube:3's optimum, as the exact search finds it).
-//   prefix of 32 in 3 steps (hypercube:5; its reduce-information bound is 2).
-// Below them the SAT search found no program: W(lo, 3) in 2 steps and W(lo, 4) in 2
-// steps have none of this form, nor has the plain prefix of 16 in 2 steps (so
-// hypercube:4 SCAN needs 3 steps without copies).
+//   P8, a prefix of 8 in 2 steps (hypercube:3's optimum, as the exact search finds it).
+//   P32, a prefix of 32 in 3 steps (hypercube:5; its reduce-information bound is 2).
+// The search finds no window program that gains (W(lo, 3) in 2 steps, W(lo, 4) in 2
+// steps), nor a plain prefix of 16 in 2 steps without copies: the top level gains, the
+// levels below take one dimension a step.
 #include <algorithm>
 #include <bit>
-#include <optional>
 #include <string>
 #include <vector>
 
