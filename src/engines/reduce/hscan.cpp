@@ -250,7 +250,10 @@ void add_hypercube_scan_designs(const Problem& p, std::vector<ReductionCandidate
         }
     }
     base += pr.steps;
-    name += (name.empty() ? "" : " ") + std::string(pr.name) + "@" + std::to_string(lo);
+    if (!name.empty()) name += ' ';
+    name += pr.name;
+    name += '@';
+    name += std::to_string(lo);
   }
   out.push_back({"hypercube scan by levels (" + name + ")",
                  assemble_schedule(p, std::move(transfers), "", 0)});
