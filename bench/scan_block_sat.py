@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Block programs for the hypercube SCAN by levels (docs/ENGINES.md, "Reductions: hypercube
 SCAN by levels"; src/engines/reduce/hscan.cpp, whose tables came from here and whose
-schedules the tests verify). Run offline, never at solve time; needs the `cadical` binary:
+schedules the tests verify). Run offline, never at solve time; needs the `cadical` binary (Debian package cadical):
 
     python3 bench/scan_block_sat.py K T [pure|window [noinput]]
                                         (CAP=2 in the environment: two flip orders a segment)
