@@ -122,6 +122,26 @@ std::vector<Parents> cube_in_trees(int n, NodeId root) {
   return trees;
 }
 
+// A tree's children lists, and its nodes breadth-first from the root with their depths
+// (fewer than all nodes when some parent chain misses the root).
+struct Shape {
+  std::vector<std::vector<NodeId>> children;
+  std::vector<NodeId> order;
+  std::vector<int> depth;
+};
+Shape shape_of(const Parents& parent, NodeId root) {
+  const int n = static_cast<int>(parent.size());
+  Shape s{std::vector<std::vector<NodeId>>(n), {root}, std::vector<int>(n, 0)};
+  for (NodeId v = 0; v < n; ++v)
+    if (v != root && parent[v] != kNoNode) s.children[parent[v]].push_back(v);
+  for (std::size_t head = 0; head < s.order.size(); ++head)
+    for (const NodeId v : s.children[s.order[head]]) {
+      s.depth[v] = s.depth[s.order[head]] + 1;
+      s.order.push_back(v);
+    }
+  return s;
+}
+
 // Shallower trees by local moves (the turned trees above are (R - 1) + (C - 1) high, the
 // root's eccentricity about half that): node by node, every way of giving the node's
 // out-neighbours to the trees (one each, so the trees stay channel-disjoint) is tried, and
@@ -138,24 +158,19 @@ void lower_trees(const Topology& t, NodeId root, std::vector<Parents>& trees, lo
   std::vector<std::vector<NodeId>> out(n);
   for (NodeId v = 0; v < n; ++v)
     for (const ChannelId ch : t.out_channels(v)) out[v].push_back(t.channel(ch).to);
-  std::vector<std::vector<int>> depth(m, std::vector<int>(n, 0)), size(m, std::vector<int>(n, 1));
-  std::vector<std::vector<std::vector<NodeId>>> children(m, std::vector<std::vector<NodeId>>(n));
+  std::vector<std::vector<int>> depth(m), size(m, std::vector<int>(n, 1));
+  std::vector<std::vector<std::vector<NodeId>>> children(m);
   auto height = [&]() {
     int h = 0;
     for (int i = 0; i < m; ++i) h = std::max(h, *std::max_element(depth[i].begin(), depth[i].end()));
     return h;
   };
   for (int i = 0; i < m; ++i) {
-    for (NodeId v = 0; v < n; ++v)
-      if (v != root) children[i][trees[i][v]].push_back(v);
-    std::vector<NodeId> order{root};
-    for (std::size_t head = 0; head < order.size(); ++head)
-      for (const NodeId v : children[i][order[head]]) {
-        depth[i][v] = depth[i][order[head]] + 1;
-        order.push_back(v);
-      }
-    for (auto it = order.rbegin(); it != order.rend(); ++it)
+    Shape shape = shape_of(trees[i], root);
+    for (auto it = shape.order.rbegin(); it != shape.order.rend(); ++it)
       if (*it != root) size[i][trees[i][*it]] += size[i][*it];
+    children[i] = std::move(shape.children);
+    depth[i] = std::move(shape.depth);
   }
   const std::vector<Parents> start = trees;
   const int start_height = height();
@@ -237,8 +252,8 @@ std::optional<Schedule> lockstep_in_trees(const Problem& p, const std::vector<Pa
   for (const NodeId v : c.senders) sender[v] = 1;
   const int m = static_cast<int>(trees.size());
   std::vector<std::vector<int>> height(m, std::vector<int>(n, -1));  // -1: sends nothing
-  std::vector<std::vector<int>> depth(m, std::vector<int>(n, 0));
-  std::vector<std::vector<std::vector<NodeId>>> children(m, std::vector<std::vector<NodeId>>(n));
+  std::vector<std::vector<int>> depth(m);
+  std::vector<std::vector<std::vector<NodeId>>> children(m);
   std::vector<int> receptions(n, 0), sends(n, 0);
   for (int i = 0; i < m; ++i) {
     const Parents& parent = trees[i];
@@ -247,16 +262,13 @@ std::optional<Schedule> lockstep_in_trees(const Problem& p, const std::vector<Pa
       const NodeId u = parent[v];
       if (u == kNoNode || !t.has_channel(v, u) || (down && !t.has_channel(u, v)))
         return std::nullopt;
-      children[i][u].push_back(v);
     }
-    // Breadth-first from the root: depths down, then heights from the leaves up.
-    std::vector<NodeId> order{root};
-    for (std::size_t head = 0; head < order.size(); ++head)
-      for (const NodeId v : children[i][order[head]]) {
-        depth[i][v] = depth[i][order[head]] + 1;
-        order.push_back(v);
-      }
-    if (static_cast<int>(order.size()) != n) return std::nullopt;  // not spanning
+    // Depths down from the root, then heights from the leaves up.
+    Shape shape = shape_of(parent, root);
+    if (static_cast<int>(shape.order.size()) != n) return std::nullopt;  // not spanning
+    children[i] = std::move(shape.children);
+    depth[i] = std::move(shape.depth);
+    const std::vector<NodeId>& order = shape.order;
     std::vector<int>& h = height[i];
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const NodeId v = *it;

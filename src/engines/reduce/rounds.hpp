@@ -57,6 +57,12 @@ extern thread_local const Budget* t_budget;
 std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet& paths,
                                                  const std::vector<Round>& rounds);
 
+// Brent-Kung's rounds (radix 2) on positions 0..n-1 as (sender, receiver) pairs: the
+// up-sweep, level by level from the finest, and the down-sweep from the coarsest (a round
+// may be empty where n is not a power of two). scan.cpp.
+std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n);
+std::vector<std::vector<std::pair<int, int>>> brent_kung_down(int n);
+
 // 0..blocks-1.
 std::vector<int> all_blocks(const Collective& c);
 

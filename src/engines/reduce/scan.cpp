@@ -112,25 +112,9 @@ Router fattree_router(long long n) {
 
 // Brent-Kung, radix 2 (prefix.cpp's network with r = 2).
 std::vector<Pairs> brent_kung_rounds(int n) {
-  std::vector<Pairs> rounds;
-  std::vector<int> sizes;
-  for (long long s = 1; s < n; s *= 2) sizes.push_back(static_cast<int>(s));
-  for (const int s : sizes) {
-    Pairs round;
-    for (long long start = 0; start < n; start += 2LL * s) {
-      const long long last = std::min<long long>(start + 2LL * s, n) - 1;
-      if (start + s - 1 < last)
-        round.push_back({static_cast<int>(start + s - 1), static_cast<int>(last)});
-    }
-    rounds.push_back(std::move(round));
-  }
-  for (std::size_t level = sizes.size(); level-- > 0;) {
-    const long long s = sizes[level];
-    Pairs round;
-    for (long long start = 2 * s; start + s - 1 < n - 1; start += 2 * s)
-      round.push_back({static_cast<int>(start - 1), static_cast<int>(start + s - 1)});
+  std::vector<Pairs> rounds = brent_kung_up(n);
+  for (Pairs& round : brent_kung_down(n))
     if (!round.empty()) rounds.push_back(std::move(round));
-  }
   return rounds;
 }
 
@@ -198,6 +182,34 @@ std::optional<std::vector<Transfer>> place(const Problem& p, const Router& route
 }
 
 }  // namespace
+
+std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n) {
+  std::vector<std::vector<std::pair<int, int>>> rounds;
+  for (long long s = 1; s < n; s *= 2) {
+    std::vector<std::pair<int, int>> round;
+    for (long long start = 0; start < n; start += 2 * s) {
+      const long long last = std::min<long long>(start + 2 * s, n) - 1;
+      if (start + s - 1 < last)
+        round.push_back({static_cast<int>(start + s - 1), static_cast<int>(last)});
+    }
+    rounds.push_back(std::move(round));
+  }
+  return rounds;
+}
+
+std::vector<std::vector<std::pair<int, int>>> brent_kung_down(int n) {
+  std::vector<long long> sizes;
+  for (long long s = 1; s < n; s *= 2) sizes.push_back(s);
+  std::vector<std::vector<std::pair<int, int>>> rounds;
+  for (std::size_t level = sizes.size(); level-- > 0;) {
+    const long long s = sizes[level];
+    std::vector<std::pair<int, int>> round;
+    for (long long start = 2 * s; start + s - 1 < n - 1; start += 2 * s)
+      round.push_back({static_cast<int>(start - 1), static_cast<int>(start + s - 1)});
+    rounds.push_back(std::move(round));
+  }
+  return rounds;
+}
 
 void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const Collective& c = p.collective;

@@ -48,34 +48,6 @@ namespace {
 
 using Pair = std::pair<int, int>;  // (sender, receiver), processor ids
 
-// Brent-Kung's rounds on positions 0..n-1 (scan.cpp), the up-sweep and the down-sweep.
-std::vector<std::vector<Pair>> bk_up(int n) {
-  std::vector<std::vector<Pair>> rounds;
-  for (long long s = 1; s < n; s *= 2) {
-    std::vector<Pair> round;
-    for (long long start = 0; start < n; start += 2 * s) {
-      const long long last = std::min<long long>(start + 2 * s, n) - 1;
-      if (start + s - 1 < last) round.push_back({int(start + s - 1), int(last)});
-    }
-    rounds.push_back(std::move(round));
-  }
-  return rounds;
-}
-
-std::vector<std::vector<Pair>> bk_down(int n) {
-  std::vector<long long> sizes;
-  for (long long s = 1; s < n; s *= 2) sizes.push_back(s);
-  std::vector<std::vector<Pair>> rounds;
-  for (std::size_t l = sizes.size(); l-- > 0;) {
-    const long long s = sizes[l];
-    std::vector<Pair> round;
-    for (long long start = 2 * s; start + s - 1 < n - 1; start += 2 * s)
-      round.push_back({int(start - 1), int(start + s - 1)});
-    rounds.push_back(std::move(round));
-  }
-  return rounds;
-}
-
 // The list schedule of the transfers (the header comment). Channels are named
 // 4 * node + direction (0 east, 1 west, 2 south, 3 north).
 class Placer {
@@ -321,7 +293,7 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
     std::vector<std::vector<std::vector<Pair>>> rounds;
     std::size_t most = 0;
     for (const Segment& sg : segments) {
-      rounds.push_back(up ? bk_up(sg.length) : bk_down(sg.length));
+      rounds.push_back(up ? brent_kung_up(sg.length) : brent_kung_down(sg.length));
       most = std::max(most, rounds.back().size());
     }
     for (std::size_t l = 0; l < most; ++l)
