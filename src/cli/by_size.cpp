@@ -50,7 +50,9 @@ std::vector<int> block_counts(const Problem& base, const TimeModel& tm, bool blo
       base.model.combining)
     return {c.blocks};
   const long long p = static_cast<long long>(c.senders.size());
-  const long long cap = std::min<long long>(4 * p, tm.bytes);
+  // At most 4p blocks, and no more than `--blocks` accepts.
+  const long long cap =
+      std::min<long long>({4 * p, tm.bytes, largest_block_count(c.senders.size())});
   std::vector<int> out;
   for (long long b = 1; b <= cap; b *= 2)
     if (tm.bytes % b == 0) out.push_back(static_cast<int>(b));
@@ -75,12 +77,9 @@ std::vector<std::pair<ClassicalAlgorithm, int>> classical_candidates(const Probl
       if (a == ClassicalAlgorithm::swing || a == ClassicalAlgorithm::bine)
         counts.push_back(static_cast<int>(c.senders.size()));
     }
-    // Each count dividing M, and within the size a schedule is made for (the cap
-    // refuse_oversized_reduction puts on ccsched's own: blocks x (p - 1) transfers).
+    // Each count dividing M, and no more than `--blocks` accepts (as ccsched's own).
     for (int b : counts)
-      if (!is_reduction(c) ||
-          (tm.bytes % b == 0 &&
-           static_cast<double>(b) * static_cast<double>(c.senders.size() - 1) <= kMaxBlockTransfers))
+      if (!is_reduction(c) || (tm.bytes % b == 0 && b <= largest_block_count(c.senders.size())))
         out.emplace_back(a, b);
   }
   return out;

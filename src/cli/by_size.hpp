@@ -46,8 +46,8 @@ struct ByTimeOutcome {
 };
 
 // The block counts tried for `base` (a reduction other than REDUCESCATTER, no --blocks):
-// 1, 2, 4, ... and the number of receivers, each dividing M, at most 4p and M; in
-// increasing order. One count (the problem's own) otherwise.
+// 1, 2, 4, ... and the number of receivers, each dividing M, at most 4p, M and the count
+// `--blocks` accepts (refuse_oversized_reduction); in increasing order. One count (the problem's own) otherwise.
 std::vector<int> block_counts(const Problem& base, const TimeModel& tm, bool blocks_given);
 
 // The classical algorithms weighed too (algorithm, block count): each that writes the

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "ccsched/core/error.hpp"
@@ -80,22 +81,25 @@ bool regular_direct(const Topology& t) {
 
 }  // namespace
 
+long long largest_block_count(std::size_t senders) {
+  if (senders < 2) return std::numeric_limits<long long>::max();
+  return static_cast<long long>(kMaxBlockTransfers) / static_cast<long long>(senders - 1);
+}
+
 void refuse_oversized_reduction(const Problem& problem) {
   const Collective& c = problem.collective;
-  if (!is_reduction(c) || c.senders.size() < 2) return;
+  if (!is_reduction(c) || c.blocks <= largest_block_count(c.senders.size())) return;
   // Every block's sum combines all the senders' inputs, one add per transfer of that block
   // (R2: no input twice), so any schedule holds at least blocks * (senders - 1) block
   // transfers, one block each without combining (FORMATS.md "Reductions").
-  const double adds = static_cast<double>(c.senders.size() - 1);
-  const double needed = static_cast<double>(c.blocks) * adds;
-  if (needed <= kMaxBlockTransfers) return;
+  const double needed = static_cast<double>(c.blocks) * static_cast<double>(c.senders.size() - 1);
   throw InvalidParameter(
       fmt::format("{} blocks, each summed over {} inputs, need at least {} one-block "
                   "transfers, more than the {} a schedule is sized for (docs/RELIABILITY.md "
                   "\"Limits\"); give at most {} blocks",
                   c.blocks, c.senders.size(), static_cast<long long>(needed),
                   static_cast<long long>(kMaxBlockTransfers),
-                  static_cast<long long>(kMaxBlockTransfers / adds)),
+                  largest_block_count(c.senders.size())),
       "--blocks");
 }
 

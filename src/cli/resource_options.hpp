@@ -33,6 +33,11 @@ double memory_limit(const ResourceOptions& o);
 // tools are measured on (docs/RELIABILITY.md "Limits": hypercube:10, 1,047,552 transfers).
 inline constexpr double kMaxBlockTransfers = 1 << 20;
 
+// The most blocks a reduction summing `senders` inputs may have within kMaxBlockTransfers
+// (each block's sum takes senders - 1 transfers); `--blocks` and the counts `solve --bytes`
+// tries stay within it.
+long long largest_block_count(std::size_t senders);
+
 // Refuses, before any search, a reduction whose every schedule would exceed
 // kMaxBlockTransfers (--blocks too large for its senders), with one InvalidParameter line
 // naming --blocks and the largest block count that fits.

@@ -54,6 +54,17 @@ TEST(ParseSize, UnitsAndErrors) {
   EXPECT_GT(cli::default_memory_limit(), 0.0);
 }
 
+// The block cap `--blocks` enforces and `solve --bytes` keeps to: B (senders - 1) <= 2^20.
+// At 1,024 processors 4p = 4,096 blocks would be past it (`solve --bytes` once tried 2,048,
+// which `--blocks 2048` refuses).
+TEST(BlockCap, LargestBlockCount) {
+  EXPECT_EQ(cli::largest_block_count(8), 149796);
+  EXPECT_EQ(cli::largest_block_count(1024), 1025);
+  EXPECT_LE(1025.0 * 1023.0, cli::kMaxBlockTransfers);
+  EXPECT_GT(1026.0 * 1023.0, cli::kMaxBlockTransfers);
+  EXPECT_GT(cli::largest_block_count(1), 1LL << 40);
+}
+
 TEST_F(Reliability, SatRefusedOverMaxMemory) {
   const CliRun r = run({"solve", "torus:6x6", "--cc", "AAS", "--engine", "sat", "--max-memory",
                         "16M", "-o", (dir_ / "s.json").string()});

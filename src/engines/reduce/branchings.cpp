@@ -45,7 +45,8 @@ namespace ccsched::reduce_detail {
 namespace {
 
 // Up to this many processors the trees are lowered by local moves (lower_trees), within
-// this many parent steps walked: about a second at 1,024 processors.
+// this many parent steps walked: torus:32x32 stops by itself after 1.6e7 (0.06 s),
+// torus:64x64 at the cap (0.56 s).
 constexpr int kLoweredTreesProcessors = 4096;
 constexpr long long kLowerTreesWork = 200'000'000;
 
