@@ -16,6 +16,7 @@
 #include "ccsched/engines/driver.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
+#include "ccsched/engines/volume_sat.hpp"
 #include "ccsched/schedule/verify.hpp"
 #include "ccsched/topology/generators.hpp"
 #include "ccsched/topology/io.hpp"
@@ -239,6 +240,7 @@ struct OracleCase {
   CollectiveKind kind;
   std::optional<int> ports;
   Switching switching = Switching::wormhole;
+  std::optional<int> blocks = std::nullopt;
 };
 
 // Each case: the oracle's fewest steps, the engine's proven optimum, the driver's answer
@@ -247,10 +249,11 @@ struct OracleCase {
 std::set<int> cross_check(const std::vector<OracleCase>& cases) {
   std::set<int> optima;
   for (const OracleCase& c : cases) {
-    const Problem p = make_problem(c.net, c.kind, c.ports, c.switching);
-    const std::string what = c.net + " " + std::string(to_string(c.kind)) +
-                             (c.ports ? " 1-port" : " all-port") +
-                             (c.switching == Switching::wormhole ? "" : " sf");
+    const Problem p = make_problem(c.net, c.kind, c.ports, c.switching, c.blocks);
+    std::string what = c.net + " " + std::string(to_string(c.kind)) +
+                       (c.ports ? " 1-port" : " all-port") +
+                       (c.switching == Switching::wormhole ? "" : " sf");
+    if (c.blocks) what.append(" blocks ").append(std::to_string(*c.blocks));
     const int exact = exact_steps(p, 6);
     EXPECT_GT(exact, 0) << what;
     if (exact <= 0) continue;
@@ -282,6 +285,48 @@ TEST(ReductionSat, ProvenOptimaMatchTheStateSearchOnTinyNetworks) {
   cases.push_back({"ring:4", CollectiveKind::ALLREDUCE, 1, Switching::store_and_forward});
   // The cases differ: 1, 2 and 3 steps occur.
   EXPECT_EQ(cross_check(cases), (std::set<int>{1, 2, 3}));
+}
+
+// The search at the volume bound (engines/volume_sat.hpp) against the state search, which
+// has every path, relay, copy and input send: where T steps leave no spare reception the
+// search's "no" must mean the state search needs more than T, and its "yes" a schedule
+// that verifies (docs/BOUNDS.md, "reduce-volume, met exactly"). Then the driver: the
+// optimum, proven, where the volume search decides it.
+TEST(ReductionSat, VolumeSearchMatchesTheStateSearchWithBlocks) {
+  struct Case {
+    std::string net;
+    int blocks, steps;  // `steps` leaves no spare reception except on hypercube:3 (112 of 120)
+  };
+  int infeasible = 0, feasible = 0;
+  // (The state search decides mesh:1x3 in seconds; uring:4 with 2 blocks, where the
+  // volume search also answers "no" at 3, takes it minutes.)
+  for (const Case& c : {Case{"mesh:1x3", 2, 2}, Case{"ring:3", 3, 2}, Case{"hypercube:2", 4, 3},
+                        Case{"hypercube:3", 8, 5}}) {
+    const Problem p = make_problem(c.net, CollectiveKind::ALLREDUCE, std::nullopt,
+                                   Switching::wormhole, c.blocks);
+    const std::string what = c.net + " " + std::to_string(c.blocks) + " blocks";
+    EXPECT_EQ(volume_exact(p, c.steps), c.net != "hypercube:3") << what;
+    ASSERT_EQ(volume_sat_refusal(p, c.steps), "") << what;
+    const EngineResult r = volume_sat(p, c.steps, Budget(60.0));
+    if (r.status == SolveStatus::infeasible) {
+      // A proof: the state search finds nothing within `steps` either (-1).
+      EXPECT_TRUE(r.complete) << what;
+      EXPECT_EQ(exact_steps(p, c.steps), -1) << what;
+      ++infeasible;
+    } else {
+      // A verified schedule of `steps` steps meets the bound: it needs no oracle.
+      ASSERT_EQ(r.status, SolveStatus::feasible) << what << ": " << r.note;
+      EXPECT_TRUE(verify_schedule(*r.schedule).empty()) << what;
+      EXPECT_EQ(r.schedule->steps, c.steps) << what;
+      ++feasible;
+    }
+  }
+  EXPECT_EQ(infeasible, 1);
+  EXPECT_EQ(feasible, 3);
+  // The driver: 2 steps proven infeasible, 3 found, the state search's optimum.
+  std::vector<OracleCase> cases = {{"mesh:1x3", CollectiveKind::ALLREDUCE, std::nullopt}};
+  cases[0].blocks = 2;
+  EXPECT_EQ(cross_check(cases), (std::set<int>{3}));
 }
 
 // REDUCESCATTER (one block per receiver), decided by the driver through the reversed

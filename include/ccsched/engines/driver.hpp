@@ -82,6 +82,7 @@ struct DriverParams {
   std::int64_t sat_conflicts = 4'000'000;       // the SAT engine per step count
   std::int64_t relay_conflicts = 2'000'000;     // the relay encoding per step count
   std::int64_t reduction_conflicts = 1'000'000; // the exact reduction search per step count
+  std::int64_t volume_conflicts = 200'000;      // the search at the volume bound, per step count
   // Threads for the rows that may run at once (the closed-form designs); 0: every core.
   int threads = 0;
 };

@@ -1,5 +1,6 @@
 // The rows for reductions (rows.hpp): the closed-form designs (engines/reduction.hpp), the
-// exact one-block search (engines/reduction_sat.hpp), the dual broadcast and the ALLREDUCE
+// exact one-block search (engines/reduction_sat.hpp), the search at the volume bound for
+// several blocks (engines/volume_sat.hpp), the dual broadcast and the ALLREDUCE
 // composition (reduce_dual.hpp), and the SCAN's dual bound on large networks. Why each
 // applies where it does: docs/ENGINES.md, "Reductions".
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "ccsched/engines/prune.hpp"
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/engines/reduction_sat.hpp"
+#include "ccsched/engines/volume_sat.hpp"
 #include "ccsched/core/text.hpp"
 #include "rows.hpp"
 
@@ -82,6 +84,39 @@ Attempt reduce_designs_row(Search& s, const Budget& budget, int) {
       one = reduction_designs(with_one_block(s.problem), s.paths, budget);
     for (auto& d : pipelined_designs(s.problem, s.paths, one, budget))
       a.schedules.push_back({std::move(d.schedule), d.design});
+  }
+  return minimal(std::move(a));
+}
+
+// An ALLREDUCE of several blocks at its lower bound T, in the shape every schedule at the
+// volume bound has (engines/volume_sat.hpp). Where T leaves no spare reception, "no" proves
+// T infeasible under the model (docs/BOUNDS.md, "reduce-volume, met exactly"), and the
+// same search then looks for T + 1 (a schedule there is optimal).
+bool volume_sat_applies(const Search& s) {
+  return reduction(s) && !s.claims.optimal() && s.problem.collective.blocks > 1 &&
+         s.claims.best_steps() > s.claims.lower_bound() &&
+         volume_sat_refusal(s.problem, s.claims.lower_bound(), s.request.options.max_memory)
+             .empty();
+}
+Attempt volume_sat_row(Search& s, const Budget& budget, int) {
+  Attempt a;
+  const int bound = s.claims.lower_bound();
+  for (int T = bound; T <= bound + 1 && T < s.claims.best_steps() && !budget.expired(); ++T) {
+    EngineResult r = volume_sat(s.problem, T, budget);
+    a.seconds += r.seconds;
+    if (r.status == SolveStatus::feasible) {
+      a.schedules.push_back({std::move(*r.schedule), "volume-sat"});
+      break;
+    }
+    if (r.status != SolveStatus::infeasible || !r.complete) break;
+    a.infeasible = T;
+    a.proof = plural(T, "step") + " proven infeasible at the volume bound (every schedule " +
+              "there is a tree into one processor per block and one completing transfer " +
+              "per other processor; none fits)";
+    a.bounds.push_back({"reduce-volume-exact", T + 1,
+                        "no schedule of the shape every schedule at the volume bound has fits "
+                        "in " + plural(T, "step"),
+                        "ccsched (docs/BOUNDS.md, reduce-volume, met exactly)"});
   }
   return minimal(std::move(a));
 }

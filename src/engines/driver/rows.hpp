@@ -54,6 +54,8 @@ Attempt relays_row(Search& s, const Budget& budget, int target);
 // Reductions (reduce_rows.cpp).
 bool reduce_designs_apply(const Search& s);
 Attempt reduce_designs_row(Search& s, const Budget& budget, int target);
+bool volume_sat_applies(const Search& s);
+Attempt volume_sat_row(Search& s, const Budget& budget, int target);
 bool exact_reduction_first_applies(const Search& s);
 bool exact_reduction_last_applies(const Search& s);
 Attempt exact_reduction_row(Search& s, const Budget& budget, int target);

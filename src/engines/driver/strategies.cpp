@@ -42,6 +42,9 @@ constexpr Strategy kStrategies[] = {
      scan_dual_bound_row, nullptr, nullptr},
     {"reduce-dual", Proves::under_model, kOnce, false, reduce_dual_applies, reduce_dual_row,
      nullptr, nullptr},
+    // Several blocks of ALLREDUCE still above the bound after the designs and the duals.
+    {"volume-sat", Proves::under_model, kOnce, false, volume_sat_applies, volume_sat_row,
+     &P::exact_reduction_time_share, &P::volume_conflicts},
     {"reduction-sat", Proves::under_model, kOnce, false, exact_reduction_last_applies,
      exact_reduction_row, nullptr, &P::reduction_conflicts},
     // The upper bound every search starts from.
