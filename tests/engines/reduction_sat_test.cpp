@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <set>
+#include <tuple>
 
 #include "../support/reduction_problems.hpp"
 #include "ccsched/bounds/bounds.hpp"
@@ -240,7 +241,6 @@ struct OracleCase {
   CollectiveKind kind;
   std::optional<int> ports;
   Switching switching = Switching::wormhole;
-  std::optional<int> blocks = std::nullopt;
 };
 
 // Each case: the oracle's fewest steps, the engine's proven optimum, the driver's answer
@@ -249,11 +249,10 @@ struct OracleCase {
 std::set<int> cross_check(const std::vector<OracleCase>& cases) {
   std::set<int> optima;
   for (const OracleCase& c : cases) {
-    const Problem p = make_problem(c.net, c.kind, c.ports, c.switching, c.blocks);
-    std::string what = c.net + " " + std::string(to_string(c.kind)) +
-                       (c.ports ? " 1-port" : " all-port") +
-                       (c.switching == Switching::wormhole ? "" : " sf");
-    if (c.blocks) what.append(" blocks ").append(std::to_string(*c.blocks));
+    const Problem p = make_problem(c.net, c.kind, c.ports, c.switching);
+    const std::string what = c.net + " " + std::string(to_string(c.kind)) +
+                             (c.ports ? " 1-port" : " all-port") +
+                             (c.switching == Switching::wormhole ? "" : " sf");
     const int exact = exact_steps(p, 6);
     EXPECT_GT(exact, 0) << what;
     if (exact <= 0) continue;
@@ -293,40 +292,40 @@ TEST(ReductionSat, ProvenOptimaMatchTheStateSearchOnTinyNetworks) {
 // that verifies (docs/BOUNDS.md, "reduce-volume, met exactly"). Then the driver: the
 // optimum, proven, where the volume search decides it.
 TEST(ReductionSat, VolumeSearchMatchesTheStateSearchWithBlocks) {
-  struct Case {
-    std::string net;
-    int blocks, steps;  // `steps` leaves no spare reception except on hypercube:3 (112 of 120)
-  };
-  int infeasible = 0, feasible = 0;
-  // (The state search decides mesh:1x3 in seconds; uring:4 with 2 blocks, where the
-  // volume search also answers "no" at 3, takes it minutes.)
-  for (const Case& c : {Case{"mesh:1x3", 2, 2}, Case{"ring:3", 3, 2}, Case{"hypercube:2", 4, 3},
-                        Case{"hypercube:3", 8, 5}}) {
-    const Problem p = make_problem(c.net, CollectiveKind::ALLREDUCE, std::nullopt,
-                                   Switching::wormhole, c.blocks);
-    const std::string what = c.net + " " + std::to_string(c.blocks) + " blocks";
-    EXPECT_EQ(volume_exact(p, c.steps), c.net != "hypercube:3") << what;
-    ASSERT_EQ(volume_sat_refusal(p, c.steps), "") << what;
-    const EngineResult r = volume_sat(p, c.steps, Budget(60.0));
-    if (r.status == SolveStatus::infeasible) {
-      // A proof: the state search finds nothing within `steps` either (-1).
-      EXPECT_TRUE(r.complete) << what;
-      EXPECT_EQ(exact_steps(p, c.steps), -1) << what;
-      ++infeasible;
-    } else {
-      // A verified schedule of `steps` steps meets the bound: it needs no oracle.
-      ASSERT_EQ(r.status, SolveStatus::feasible) << what << ": " << r.note;
-      EXPECT_TRUE(verify_schedule(*r.schedule).empty()) << what;
-      EXPECT_EQ(r.schedule->steps, c.steps) << what;
-      ++feasible;
-    }
+  // "No": mesh:1x3 with 2 blocks in 2 steps (8 receptions, 4 channels). The state search's
+  // optimum is 3, so 2 is infeasible under the model, and the driver proves 3.
+  const Problem line = make_problem("mesh:1x3", CollectiveKind::ALLREDUCE, std::nullopt,
+                                    Switching::wormhole, 2);
+  ASSERT_TRUE(volume_exact(line, 2));
+  const EngineResult no = volume_sat(line, 2, Budget(60.0));
+  EXPECT_EQ(no.status, SolveStatus::infeasible) << no.note;
+  EXPECT_TRUE(no.complete);
+  EXPECT_EQ(exact_steps(line, 3), 3);
+  SolveRequest request;
+  request.time_limit = 60.0;
+  const SolveOutcome out = solve_problem(line, request);
+  ASSERT_TRUE(out.schedule) << out.reason;
+  EXPECT_EQ(out.schedule->steps, 3);
+  EXPECT_TRUE(out.optimal) << out.reason;
+  EXPECT_TRUE(verify_schedule(*out.schedule).empty());
+  // "Yes" at the bound: a verified schedule of that many steps needs no oracle.
+  for (const auto& [net, blocks, steps] :
+       std::vector<std::tuple<std::string, int, int>>{{"ring:3", 3, 2}, {"hypercube:2", 4, 3}}) {
+    const Problem p = make_problem(net, CollectiveKind::ALLREDUCE, std::nullopt,
+                                   Switching::wormhole, blocks);
+    EXPECT_TRUE(volume_exact(p, steps)) << net;
+    const EngineResult r = volume_sat(p, steps, Budget(60.0));
+    ASSERT_EQ(r.status, SolveStatus::feasible) << net << ": " << r.note;
+    EXPECT_TRUE(verify_schedule(*r.schedule).empty()) << net;
+    EXPECT_EQ(r.schedule->steps, steps) << net;
   }
-  EXPECT_EQ(infeasible, 1);
-  EXPECT_EQ(feasible, 3);
-  // The driver: 2 steps proven infeasible, 3 found, the state search's optimum.
-  std::vector<OracleCase> cases = {{"mesh:1x3", CollectiveKind::ALLREDUCE, std::nullopt}};
-  cases[0].blocks = 2;
-  EXPECT_EQ(cross_check(cases), (std::set<int>{3}));
+  // Outside the search: one port under two channels, switches, one block.
+  EXPECT_NE(volume_sat_refusal(make_problem("ring:4", CollectiveKind::ALLREDUCE, 1,
+                                            Switching::wormhole, 4), 3), "");
+  EXPECT_NE(volume_sat_refusal(make_problem("omega:4", CollectiveKind::ALLREDUCE,
+                                            std::nullopt, Switching::wormhole, 4), 3), "");
+  EXPECT_NE(volume_sat_refusal(make_problem("ring:4", CollectiveKind::ALLREDUCE, std::nullopt),
+                               3), "");
 }
 
 // REDUCESCATTER (one block per receiver), decided by the driver through the reversed
