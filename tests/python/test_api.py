@@ -195,8 +195,10 @@ def test_the_gil_is_released_while_solving():
     stop.set()
     thread.join()
     during = [t for t in ticks if start <= t <= start + elapsed]
-    # The ticker ran throughout: at least a third of its 10 ms ticks.
-    assert elapsed > 0.5 and len(during) > elapsed / 0.01 / 3
+    # The ticker ran throughout: at least a tenth of its 10 ms ticks (a solve holding the
+    # GIL leaves it none; a third failed once on a loaded 2-core machine, where the solve's
+    # own threads and a parallel test suite take both cores).
+    assert elapsed > 0.5 and len(during) > elapsed / 0.01 / 10
 
 
 def test_ctrl_c_interrupts_a_solve():
