@@ -9,7 +9,9 @@
 //                  sum, everything but w's subtree, reduced into w in the same step
 // and for block b and processor v: root[b][v]; the ladders done[v][t] (every tree edge into
 // v is in a step <= t), sent[v][t] (v's edge up is in a step <= t), got[v][t] (v received
-// its completing transfer in a step <= t).
+// its completing transfer in a step <= t). `sent` is implied by the rest (the order comes
+// from `done`) and kept for the solver: without it hypercube:3 with 8 blocks took 1.86 s
+// instead of 1.5, mesh:2x3 with 6 blocks 0.23 s instead of 0.06.
 #include "ccsched/engines/volume_sat.hpp"
 
 #include <fmt/core.h>
