@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "../support/reduction_problems.hpp"
@@ -498,6 +499,54 @@ TEST(ExchangeDesigns, HypercubeScanByLevels) {
                     name),
             0);
   EXPECT_EQ(best_of(verified_designs("torus:4x4", CollectiveKind::SCAN, std::nullopt), name), 0);
+}
+
+TEST(ExchangeDesigns, KautzExchange) {
+  // The Kautz exchange (engines/reduce/kautz.cpp) on kautz:d,D: leaders matched by their
+  // first and last L = D - g letters, forests of channels g steps deep in and out, and the
+  // leaders' rounds, one per digit of m = (d + 1) d^(L-1); the search keeps a depth only
+  // when every round is free of collisions, so the steps are g + digits + g at most (a
+  // forest may be shallower). Not offered with fewer ports than the degree; on a faulty
+  // copy (the name kept, a channel gone) whatever it offers still verifies: a path over
+  // the missing channel makes it step aside.
+  struct Case {
+    std::string net;
+    int d, big_d;
+  };
+  for (const Case& k : {Case{"kautz:2,3", 2, 3}, Case{"kautz:3,3", 3, 3}, Case{"kautz:3,4", 3, 4},
+                        Case{"kautz:2,5", 2, 5}}) {
+    const auto designs = verified_designs(k.net, CollectiveKind::ALLREDUCE, std::nullopt);
+    int found = 0;
+    for (const auto& [name, steps] : designs) {
+      if (name.rfind("kautz exchange", 0) != 0) continue;
+      ++found;
+      int m = 0, in = 0, rounds = 0, back = 0;
+      ASSERT_EQ(std::sscanf(name.c_str(), "kautz exchange (%d leaders, %d + %d + %d)", &m, &in,
+                            &rounds, &back),
+                4)
+          << name;
+      int digits = 0, cover = 1;
+      for (const int r : {k.d + 1, k.d, k.d, k.d, k.d, k.d}) {
+        if (cover >= m) break;
+        cover *= r;
+        ++digits;
+      }
+      EXPECT_EQ(cover, m) << name;  // m = (d + 1) d^(L-1)
+      EXPECT_EQ(rounds, digits) << k.net;
+      EXPECT_LE(steps, in + rounds + back) << k.net;
+      EXPECT_LE(in + rounds + back, k.big_d + in) << k.net;
+    }
+    EXPECT_EQ(found, 1) << k.net;
+    EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, 1), "kautz exchange"), 0);
+  }
+  // kautz:3,5 (324 words): 12 leaders, 3 + 2 + 3 = 8 steps, where the composition of a
+  // gather and a broadcast takes 10.
+  EXPECT_EQ(best_of(verified_designs("kautz:3,5", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "kautz exchange (12 leaders"),
+            8);
+  const Topology k = make_topology("kautz:2,3");
+  for (const Channel& c : k.channels())
+    verified_designs_without("kautz:2,3", CollectiveKind::ALLREDUCE, {c});
 }
 
 }  // namespace

@@ -309,6 +309,7 @@ void add_exchange_designs(const Problem& p, const PathSet& paths,
   add_staircase_designs(p, out);
   add_tilted_designs(p, out);
   add_fattree_designs(p, out);
+  add_kautz_designs(p, out);
   const int n = static_cast<int>(c.senders.size());
   bool wrap = false;
   const std::vector<int> sides = grid_sides(p, wrap);

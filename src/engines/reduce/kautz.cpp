@@ -1,0 +1,512 @@
+// ALLREDUCE on a Kautz digraph K(d, D) by its words (docs/ENGINES.md, "Reductions": Kautz
+// exchange), written as transfers on fixed paths, no path sets.
+//
+// kautz:d,D (generators.cpp, make_kautz): the nodes are the words a1..aD over the letters
+// 0..d with a_i != a_(i+1), numbered in lexicographic order; a channel shifts a letter in,
+// a1..aD -> a2..aD x (x != aD; seed 000, section 2). The one shortest path from u to v
+// shifts in v's letters after the longest suffix of u that is a prefix of v, so minimal
+// routing leaves no choice. For a depth g (1 <= g < D) and L = D - g:
+//   - leaders: a perfect matching of the L-letter strings as prefixes to the same strings
+//     as suffixes, each matched pair one word (the two overlap in 2L - D letters, or free
+//     letters join them when 2L < D): m = (d + 1) d^(L-1) leaders. Every word's last L
+//     letters are some leader's first L, so it reaches that leader in g channels, and every
+//     word is reached from the leader whose last L letters are its first L;
+//   - gather, g steps: every other word sends its accumulator over one channel to an
+//     out-neighbour one channel nearer the leaders, the farthest first. A word sends once,
+//     so the channels of a step differ; it receives at most its in-degree d;
+//   - exchange: the leaders as a mixed-radix array (a digit of d + 1, L - 1 digits of d);
+//     in round s each sends its sum to the leaders that differ from it only in digit s,
+//     along the shortest paths (the generalised recursive doubling of exchange.cpp: the
+//     sums a group adds are over disjoint sets of words, so after the last round every
+//     leader holds the total);
+//   - broadcast, g steps: the total copied down a forest of channels out of the leaders.
+// That is 2g + L = D + g steps when each exchange round fits one step, which depends on the
+// matching, the free letters and the leaders' places in the array: a local search over
+// those (seeded, bounded in moves) minimises the channels two transfers of a round share;
+// a round that still collides is packed first-fit by groups into more steps. Every depth
+// is tried and the fewest steps kept. kautz:3,5: g = 3, 12 leaders, 3 + 2 + 3 = 8 steps
+// (the composition of a gather and a broadcast: 10); at g = 2 the 36 leaders' rounds load
+// half the channels and the search leaves about 90 collisions.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ccsched/engines/reduction.hpp"
+#include "rounds.hpp"
+
+namespace ccsched::reduce_detail {
+namespace {
+
+using Word = std::vector<int>;
+
+// Words of a given length over 0..d with no letter repeated next to itself, ranked in
+// lexicographic order (make_kautz's numbering for length D).
+struct Words {
+  int d = 0, length = 0;
+  long long count() const {
+    long long c = d + 1;
+    for (int i = 1; i < length; ++i) c *= d;
+    return c;
+  }
+  long long rank(const Word& w) const {
+    long long r = w[0];
+    for (int i = 1; i < length; ++i) r = r * d + (w[i] - (w[i] > w[i - 1] ? 1 : 0));
+    return r;
+  }
+  Word unrank(long long r) const {
+    Word w(static_cast<std::size_t>(length));
+    for (int i = length - 1; i >= 1; --i) {
+      w[static_cast<std::size_t>(i)] = static_cast<int>(r % d);
+      r /= d;
+    }
+    w[0] = static_cast<int>(r);
+    for (int i = 1; i < length; ++i)
+      if (w[static_cast<std::size_t>(i)] >= w[static_cast<std::size_t>(i - 1)])
+        ++w[static_cast<std::size_t>(i)];
+    return w;
+  }
+};
+
+// The longest k <= D with u's last k letters equal to v's first k.
+int overlap(const Word& u, const Word& v) {
+  const int D = static_cast<int>(u.size());
+  for (int k = D; k > 0; --k)
+    if (std::equal(u.end() - k, u.end(), v.begin())) return k;
+  return 0;
+}
+
+// The shortest path u -> v: its nodes (`nodes`, ids) and channels (`arcs`: tail id times
+// (d + 1) plus the letter shifted in).
+void shortest_path(const Words& kw, const Word& u, const Word& v, std::vector<NodeId>* nodes,
+                   std::vector<long long>& arcs) {
+  const int D = kw.length;
+  Word cur = u;
+  long long id = kw.rank(cur);
+  arcs.clear();
+  if (nodes) nodes->assign(1, static_cast<NodeId>(id));
+  for (int i = overlap(u, v); i < D; ++i) {
+    const int x = v[static_cast<std::size_t>(i)];
+    arcs.push_back(id * (kw.d + 1) + x);
+    cur.erase(cur.begin());
+    cur.push_back(x);
+    id = kw.rank(cur);
+    if (nodes) nodes->push_back(static_cast<NodeId>(id));
+  }
+}
+
+// One depth's design: the leaders in array order and each exchange round's steps.
+struct Design {
+  int g = 0;
+  std::vector<Word> leaders;           // leaders[i]: the word at array place i
+  std::vector<int> radix;              // the digits, lowest first
+  std::vector<std::vector<int>> slot;  // slot[s][i]: the step of the group of place i, round s
+  int exchange_steps = 0;
+};
+
+class ExchangeSearch {
+ public:
+  ExchangeSearch(const Words& kw, int g, std::mt19937_64& rng) : kw_(kw), g_(g), rng_(rng) {
+    L_ = kw.length - g;
+    ov_ = 2 * L_ - kw.length;
+    part_ = Words{kw.d, L_};
+    radix_.push_back(kw.d + 1);
+    for (int i = 1; i < L_; ++i) radix_.push_back(kw.d);
+    m_ = static_cast<int>(part_.count());
+    int stride = 1;
+    for (const int r : radix_) {
+      stride_.push_back(stride);
+      stride *= r;
+    }
+    use_.assign(radix_.size(), std::vector<int>(static_cast<std::size_t>(kw.count() * (kw.d + 1)), 0));
+  }
+
+  // The matching and the local search; false when no matching was found.
+  bool run(long long moves) {
+    if (!initial()) return false;
+    for (int i = 0; i < m_; ++i) touch(i, +1, nullptr);
+    cost_ = 0;
+    for (const auto& u : use_)
+      for (const int c : u) cost_ += std::max(0, c - 1);
+    const double t0 = 1.5, t1 = 0.05;
+    const double cool = moves > 0 ? std::pow(t1 / t0, 1.0 / static_cast<double>(moves)) : 1;
+    double temp = t0;
+    std::uniform_real_distribution<double> unit(0, 1);
+    std::uniform_int_distribution<int> place(0, m_ - 1);
+    for (long long it = 0; it < moves && cost_ > 0; ++it, temp *= cool) {
+      if ((it & 1023) == 0 && t_budget != nullptr && t_budget->expired()) break;
+      const double kind = unit(rng_);
+      const int i = place(rng_), j = place(rng_);
+      if (i == j) continue;
+      const std::vector<Word> before{leader_[static_cast<std::size_t>(i)],
+                                     leader_[static_cast<std::size_t>(j)]};
+      Word wi = before[0], wj = before[1];
+      if (kind < 0.6) {
+        std::swap(wi, wj);
+      } else if (kind < 0.8 && ov_ < 0) {
+        wi = join(prefix(wi), suffix(wi));
+      } else {
+        auto a = join(prefix(wi), suffix(wj)), b = join(prefix(wj), suffix(wi));
+        if (a.empty() || b.empty()) continue;
+        wi = std::move(a);
+        wj = std::move(b);
+      }
+      long long delta = 0;
+      touch_pair(i, j, -1, &delta);
+      leader_[static_cast<std::size_t>(i)] = wi;
+      leader_[static_cast<std::size_t>(j)] = wj;
+      touch_pair(i, j, +1, &delta);
+      if (delta <= 0 || unit(rng_) < std::exp(-static_cast<double>(delta) / temp)) {
+        cost_ += delta;
+      } else {
+        touch_pair(i, j, -1, nullptr);
+        leader_[static_cast<std::size_t>(i)] = before[0];
+        leader_[static_cast<std::size_t>(j)] = before[1];
+        touch_pair(i, j, +1, nullptr);
+      }
+    }
+    return true;
+  }
+
+  // The rounds packed first-fit by groups into steps.
+  Design pack() const {
+    Design out;
+    out.g = g_;
+    out.leaders = leader_;
+    out.radix = radix_;
+    std::vector<long long> arcs;
+    for (std::size_t s = 0; s < radix_.size(); ++s) {
+      std::vector<std::vector<char>> busy;
+      std::vector<int> slot(static_cast<std::size_t>(m_), -1);
+      for (int i = 0; i < m_; ++i) {
+        if (slot[static_cast<std::size_t>(i)] >= 0) continue;
+        const std::vector<int> group = members(i, s);
+        std::vector<long long> all;
+        for (const int a : group)
+          for (const int b : group)
+            if (a != b) {
+              shortest_path(kw_, leader_[static_cast<std::size_t>(a)],
+                            leader_[static_cast<std::size_t>(b)], nullptr, arcs);
+              all.insert(all.end(), arcs.begin(), arcs.end());
+            }
+        // Two transfers of one group on a channel: no step takes the group.
+        std::vector<long long> sorted = all;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return {};
+        std::size_t k = 0;
+        for (;; ++k) {
+          if (k == busy.size()) busy.emplace_back(use_[0].size(), 0);
+          bool free = true;
+          for (const long long a : all) free = free && !busy[k][static_cast<std::size_t>(a)];
+          if (free) break;
+        }
+        for (const long long a : all) busy[k][static_cast<std::size_t>(a)] = 1;
+        for (const int a : group) slot[static_cast<std::size_t>(a)] = static_cast<int>(k);
+      }
+      out.slot.push_back(slot);
+      out.exchange_steps += static_cast<int>(busy.size());
+    }
+    return out;
+  }
+
+  long long collisions() const { return cost_; }
+  int leaders() const { return m_; }
+
+ private:
+  Word prefix(const Word& w) const { return Word(w.begin(), w.begin() + L_); }
+  Word suffix(const Word& w) const { return Word(w.end() - L_, w.end()); }
+
+  // The word with prefix x and suffix y (free letters drawn when 2L < D); empty when the
+  // two do not fit.
+  Word join(const Word& x, const Word& y) {
+    Word w = x;
+    if (ov_ >= 0) {
+      if (!std::equal(x.end() - ov_, x.end(), y.begin())) return {};
+      w.insert(w.end(), y.begin() + ov_, y.end());
+    } else {
+      for (int k = 0; k < -ov_; ++k) {
+        std::vector<int> ok;
+        for (int c = 0; c <= kw_.d; ++c)
+          if (c != w.back() && (k + 1 < -ov_ || c != y[0])) ok.push_back(c);
+        w.push_back(ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng_)]);
+      }
+      w.insert(w.end(), y.begin(), y.end());
+    }
+    for (std::size_t k = 1; k < w.size(); ++k)
+      if (w[k] == w[k - 1]) return {};
+    return w;
+  }
+
+  // A perfect matching of prefixes to suffixes (Kuhn's augmenting paths, candidates in a
+  // random order), the leaders placed in a random order.
+  bool initial() {
+    const long long n = part_.count();
+    std::vector<long long> owner(static_cast<std::size_t>(n), -1);
+    if (ov_ < 0) {
+      // Free letters join any two strings (d >= 2): a random permutation.
+      for (long long y = 0; y < n; ++y) owner[static_cast<std::size_t>(y)] = y;
+      std::shuffle(owner.begin(), owner.end(), rng_);
+      return place(owner);
+    }
+    std::vector<Word> words;
+    for (long long x = 0; x < n; ++x) words.push_back(part_.unrank(x));
+    std::vector<std::vector<long long>> cand(static_cast<std::size_t>(n));
+    for (long long x = 0; x < n; ++x) {
+      const Word& wx = words[static_cast<std::size_t>(x)];
+      for (long long y = 0; y < n; ++y) {
+        const Word& wy = words[static_cast<std::size_t>(y)];
+        const bool fits = ov_ > 0 ? std::equal(wx.end() - ov_, wx.end(), wy.begin())
+                                  : wx.back() != wy.front();
+        if (fits) cand[static_cast<std::size_t>(x)].push_back(y);
+      }
+      std::shuffle(cand[static_cast<std::size_t>(x)].begin(),
+                   cand[static_cast<std::size_t>(x)].end(), rng_);
+    }
+    std::vector<char> seen;
+    auto augment = [&](auto&& self, long long x) -> bool {
+      for (const long long y : cand[static_cast<std::size_t>(x)]) {
+        if (seen[static_cast<std::size_t>(y)]) continue;
+        seen[static_cast<std::size_t>(y)] = 1;
+        if (owner[static_cast<std::size_t>(y)] < 0 ||
+            self(self, owner[static_cast<std::size_t>(y)])) {
+          owner[static_cast<std::size_t>(y)] = x;
+          return true;
+        }
+      }
+      return false;
+    };
+    for (long long x = 0; x < n; ++x) {
+      seen.assign(static_cast<std::size_t>(n), 0);
+      if (!augment(augment, x)) return false;
+    }
+    return place(owner);
+  }
+
+  // The leaders of a matching (owner[y]: the prefix matched to suffix y), placed in a
+  // random order.
+  bool place(const std::vector<long long>& owner) {
+    for (std::size_t y = 0; y < owner.size(); ++y) {
+      Word w = join(part_.unrank(owner[y]), part_.unrank(static_cast<long long>(y)));
+      if (w.empty()) return false;
+      leader_.push_back(std::move(w));
+    }
+    std::shuffle(leader_.begin(), leader_.end(), rng_);
+    return true;
+  }
+
+  // Places of the group of place i in round s (i included).
+  std::vector<int> members(int i, std::size_t s) const {
+    const int r = radix_[s], stride = stride_[s];
+    const int base = i - ((i / stride) % r) * stride;
+    std::vector<int> out;
+    for (int e = 0; e < r; ++e) out.push_back(base + e * stride);
+    return out;
+  }
+
+  // Adds (+1) or removes (-1) the channels of one transfer, counting collisions made or
+  // undone into `delta`.
+  void count(std::size_t s, int a, int b, int sign, long long* delta) {
+    std::vector<long long>& arcs = scratch_;
+    shortest_path(kw_, leader_[static_cast<std::size_t>(a)], leader_[static_cast<std::size_t>(b)],
+                  nullptr, arcs);
+    for (const long long arc : arcs) {
+      int& c = use_[s][static_cast<std::size_t>(arc)];
+      if (sign > 0) {
+        if (delta && c >= 1) ++*delta;
+        ++c;
+      } else {
+        if (delta && c >= 2) --*delta;
+        --c;
+      }
+    }
+  }
+
+  // Every transfer into or out of place i (once each).
+  void touch(int i, int sign, long long* delta) {
+    for (std::size_t s = 0; s < radix_.size(); ++s)
+      for (const int j : members(i, s))
+        if (j != i) {
+          if (sign > 0 && j < i) continue;  // the first pass adds each pair once
+          count(s, i, j, sign, delta);
+          count(s, j, i, sign, delta);
+        }
+  }
+  void touch_pair(int i, int j, int sign, long long* delta) {
+    for (std::size_t s = 0; s < radix_.size(); ++s) {
+      std::vector<std::pair<int, int>> pairs;
+      for (const int a : {i, j})
+        for (const int b : members(a, s))
+          if (b != a) pairs.push_back({std::min(a, b), std::max(a, b)});
+      std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      for (const auto& [a, b] : pairs) {
+        count(s, a, b, sign, delta);
+        count(s, b, a, sign, delta);
+      }
+    }
+  }
+
+  const Words& kw_;
+  int g_, L_ = 0, ov_ = 0, m_ = 0;
+  Words part_;
+  std::mt19937_64& rng_;
+  std::vector<int> radix_, stride_;
+  std::vector<Word> leader_;
+  std::vector<std::vector<int>> use_;  // per round: transfers on each channel
+  std::vector<long long> scratch_;
+  long long cost_ = 0;
+};
+
+// Distances to (`towards`) or from the leaders over the channels, and each other word's
+// parent: a neighbour one nearer.
+void forest(const Words& kw, const std::vector<Word>& leaders, bool towards,
+            std::vector<int>& dist, std::vector<long long>& parent) {
+  const long long n = kw.count();
+  dist.assign(static_cast<std::size_t>(n), -1);
+  parent.assign(static_cast<std::size_t>(n), -1);
+  std::vector<long long> queue;
+  for (const Word& w : leaders) {
+    const long long id = kw.rank(w);
+    dist[static_cast<std::size_t>(id)] = 0;
+    queue.push_back(id);
+  }
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const long long v = queue[q];
+    const Word w = kw.unrank(v);
+    for (int x = 0; x <= kw.d; ++x) {
+      // towards: the in-neighbours x w1..w(D-1); else the out-neighbours w2..wD x.
+      Word u;
+      if (towards) {
+        if (x == w.front()) continue;
+        u.push_back(x);
+        u.insert(u.end(), w.begin(), w.end() - 1);
+      } else {
+        if (x == w.back()) continue;
+        u.assign(w.begin() + 1, w.end());
+        u.push_back(x);
+      }
+      const long long id = kw.rank(u);
+      if (dist[static_cast<std::size_t>(id)] >= 0) continue;
+      dist[static_cast<std::size_t>(id)] = dist[static_cast<std::size_t>(v)] + 1;
+      parent[static_cast<std::size_t>(id)] = v;
+      queue.push_back(id);
+    }
+  }
+}
+
+// The transfers of a design; nullopt when a channel is missing (a faulty copy).
+std::optional<std::vector<Transfer>> write(const Problem& p, const Words& kw, const Design& d) {
+  const std::vector<int> blocks = all_blocks(p.collective);
+  std::vector<int> din, dout;
+  std::vector<long long> pin, pout;
+  forest(kw, d.leaders, true, din, pin);
+  forest(kw, d.leaders, false, dout, pout);
+  const int gin = *std::max_element(din.begin(), din.end());
+  const int gout = *std::max_element(dout.begin(), dout.end());
+  if (std::min(*std::min_element(din.begin(), din.end()),
+               *std::min_element(dout.begin(), dout.end())) < 0)
+    return std::nullopt;
+  std::vector<Transfer> out;
+  auto put = [&](Step step, const std::vector<NodeId>& path, ReductionRecv recv) {
+    return add_path_transfers(out, p, step, path, blocks, recv);
+  };
+  for (long long v = 0; v < kw.count(); ++v)
+    if (din[static_cast<std::size_t>(v)] > 0 &&
+        !put(static_cast<Step>(gin - din[static_cast<std::size_t>(v)] + 1),
+             {static_cast<NodeId>(v), static_cast<NodeId>(pin[static_cast<std::size_t>(v)])},
+             ReductionRecv::reduce))
+      return std::nullopt;
+  Step base = static_cast<Step>(gin);
+  const int m = static_cast<int>(d.leaders.size());
+  std::vector<NodeId> nodes;
+  std::vector<long long> arcs;
+  int stride = 1;
+  for (std::size_t s = 0; s < d.radix.size(); ++s) {
+    const int r = d.radix[s];
+    int steps = 0;
+    for (int i = 0; i < m; ++i) {
+      const int base_i = i - ((i / stride) % r) * stride;
+      const int slot = d.slot[s][static_cast<std::size_t>(i)];
+      steps = std::max(steps, slot + 1);
+      for (int e = 0; e < r; ++e) {
+        const int j = base_i + e * stride;
+        if (j == i) continue;
+        shortest_path(kw, d.leaders[static_cast<std::size_t>(j)],
+                      d.leaders[static_cast<std::size_t>(i)], &nodes, arcs);
+        if (!put(base + 1 + slot, nodes, ReductionRecv::reduce)) return std::nullopt;
+      }
+    }
+    base += steps;
+    stride *= r;
+  }
+  for (long long v = 0; v < kw.count(); ++v)
+    if (dout[static_cast<std::size_t>(v)] > 0 &&
+        !put(base + dout[static_cast<std::size_t>(v)],
+             {static_cast<NodeId>(pout[static_cast<std::size_t>(v)]), static_cast<NodeId>(v)},
+             ReductionRecv::copy))
+      return std::nullopt;
+  (void)gout;
+  return out;
+}
+
+}  // namespace
+
+void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
+  const Collective& c = p.collective;
+  if (!wormhole_exchange_applies(p)) return;
+  const Topology& t = p.topology;
+  const std::string& name = t.name();
+  if (!name.starts_with("kautz:")) return;
+  int d = 0, big_d = 0;
+  if (std::sscanf(name.c_str(), "kautz:%d,%d", &d, &big_d) != 2 || d < 2 || big_d < 2) return;
+  if (name != "kautz:" + std::to_string(d) + "," + std::to_string(big_d)) return;
+  const Words kw{d, big_d};
+  const long long n = kw.count();
+  // Up to 65,536 words: the search keeps a count per channel and round.
+  if (n > 65536 || t.node_count() != n || static_cast<long long>(c.senders.size()) != n) return;
+  // The forests put up to d transfers into a node in a step.
+  if (effective_ports(p) < d) return;
+  for (long long v = 0; v < n; ++v) {
+    if (!t.is_processor(static_cast<NodeId>(v))) return;
+    const Word w = kw.unrank(v);
+    std::string label;
+    for (const int x : w) label.push_back(static_cast<char>(x < 10 ? '0' + x : 'a' + (x - 10)));
+    if (t.label(static_cast<NodeId>(v)) != label) return;
+  }
+  // From the deepest level down (the fewest leaders, the lightest exchange): each level
+  // saves a step when its exchange rounds fit a step each; the search stops at the first
+  // level where restarts of the local search leave a collision.
+  std::optional<Design> best;
+  for (int g = big_d - 1; g >= 1; --g) {
+    if (t_budget != nullptr && t_budget->expired()) break;
+    std::optional<Design> found;
+    for (int attempt = 0; attempt < 8 && !found; ++attempt) {
+      // A fixed seed: the design is the same whatever --seed is, like the other closed forms.
+      std::mt19937_64 rng(static_cast<unsigned long long>(1000 * g + attempt));
+      ExchangeSearch search(kw, g, rng);
+      if (!search.run(50'000)) continue;
+      // Far from none (kautz:3,5 at g = 2: about 100 over 36 leaders): restarts will not
+      // clear them.
+      if (search.collisions() > search.leaders() / 4) break;
+      if (search.collisions() > 0) continue;
+      Design design = search.pack();
+      if (!design.leaders.empty()) found = std::move(design);
+    }
+    if (!found) break;
+    best = std::move(found);
+  }
+  if (!best) return;
+  auto transfers = write(p, kw, *best);
+  if (!transfers) return;
+  const int m = static_cast<int>(best->leaders.size());
+  out.push_back({"kautz exchange (" + std::to_string(m) + " leaders, " +
+                     std::to_string(best->g) + " + " + std::to_string(best->exchange_steps) +
+                     " + " + std::to_string(best->g) + ")",
+                 assemble_schedule(p, std::move(*transfers), "", 0)});
+}
+
+}  // namespace ccsched::reduce_detail
