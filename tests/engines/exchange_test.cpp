@@ -544,9 +544,10 @@ TEST(ExchangeDesigns, KautzExchange) {
   EXPECT_EQ(best_of(verified_designs("kautz:3,5", CollectiveKind::ALLREDUCE, std::nullopt),
                     "kautz exchange (12 leaders"),
             8);
+  // Two faulty copies (every channel: 24 runs, over a minute under the sanitizers).
   const Topology k = make_topology("kautz:2,3");
-  for (const Channel& c : k.channels())
-    verified_designs_without("kautz:2,3", CollectiveKind::ALLREDUCE, {c});
+  for (std::size_t c = 0; c < 2; ++c)
+    verified_designs_without("kautz:2,3", CollectiveKind::ALLREDUCE, {k.channels()[c * 7]});
 }
 
 }  // namespace
