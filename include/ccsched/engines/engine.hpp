@@ -92,6 +92,17 @@ class Budget {
   std::int64_t work_ = kUnlimitedWork;
 };
 
+// A ceiling on the process's resident memory for the SAT searches (docs/RELIABILITY.md,
+// "Resource limits"): the estimates made before a search cannot foresee CaDiCaL's learned
+// clauses (a window of the window search on torus:32x32 REDUCE --blocks 8 grew to 4.7 GB
+// under --max-memory 4G), so every CaDiCaL call polls memory_over() beside its budget and
+// stops, undecided, once the resident set is past the ceiling. `solve` and `faults` set it
+// to --max-memory; 0 (the default): none. Not under AddressSanitizer, whose shadow memory
+// and quarantine make the resident set say nothing of the program's own.
+void set_memory_ceiling(double bytes);
+// The resident set (/proc/self/statm) is past the ceiling; read at most every 10 ms.
+bool memory_over();
+
 // Frees `p` on a thread of its own when the run is over (Budget::run_over), here and now
 // otherwise. CaDiCaL frees a large encoding clause by clause, which took seconds past
 // --time-limit (docs/RELIABILITY.md, "Limits"); the answer should not wait for it. The

@@ -2,7 +2,11 @@
 // is the driver's (driver/registry.cpp).
 #include "ccsched/engines/engine.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <string>
 
 #include "ccsched/core/error.hpp"
@@ -16,6 +20,49 @@ std::string_view to_string(SolveStatus s) {
     case SolveStatus::unknown: return "unknown";
   }
   return "unknown";
+}
+
+namespace {
+
+std::atomic<double> g_memory_ceiling{0.0};
+std::atomic<std::int64_t> g_memory_next{0};  // clock ticks of the next reading
+std::atomic<bool> g_memory_over{false};
+
+double resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0.0;
+  long long size = 0, resident = 0;
+  const int read = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  return read == 2 ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE))
+                   : 0.0;
+}
+
+}  // namespace
+
+void set_memory_ceiling(double bytes) {
+#if defined(__SANITIZE_ADDRESS__)
+  bytes = 0.0;
+#endif
+  g_memory_ceiling.store(bytes);
+  g_memory_over.store(false);
+  g_memory_next.store(0);
+}
+
+bool memory_over() {
+  const double ceiling = g_memory_ceiling.load(std::memory_order_relaxed);
+  if (ceiling <= 0.0) return false;
+  const std::int64_t now = Budget::Clock::now().time_since_epoch().count();
+  std::int64_t next = g_memory_next.load(std::memory_order_relaxed);
+  if (now < next) return g_memory_over.load(std::memory_order_relaxed);
+  const std::int64_t period =
+      std::chrono::duration_cast<Budget::Clock::duration>(std::chrono::milliseconds(10)).count();
+  // One thread reads; the others answer with the last reading.
+  if (!g_memory_next.compare_exchange_strong(next, now + period))
+    return g_memory_over.load(std::memory_order_relaxed);
+  const bool over = resident_bytes() > ceiling;
+  g_memory_over.store(over, std::memory_order_relaxed);
+  return over;
 }
 
 double Budget::remaining() const {

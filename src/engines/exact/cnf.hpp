@@ -22,11 +22,12 @@
 
 namespace ccsched::sat {
 
-// Stops CaDiCaL when the budget runs out (time limit or Ctrl-C).
+// Stops CaDiCaL when the budget runs out (time limit or Ctrl-C) or the process is past
+// its memory ceiling (memory_over).
 class BudgetStop final : public CaDiCaL::Terminator {
  public:
   explicit BudgetStop(const Budget& budget) : budget_(budget) {}
-  bool terminate() override { return budget_.expired(); }
+  bool terminate() override { return budget_.expired() || memory_over(); }
 
  private:
   const Budget& budget_;
@@ -69,7 +70,7 @@ int solve_detachable(std::unique_ptr<Owner>& owner, CaDiCaL::Solver& solver, con
     std::shared_ptr<void> kept;  // the owner, once abandoned
     bool terminate() override {
       std::lock_guard lock(mutex);
-      if (abandoned) return true;
+      if (abandoned || memory_over()) return true;
       return terminator ? terminator->terminate() : budget->expired();
     }
     bool learning(int size) override {
@@ -192,7 +193,7 @@ class Cnf {
                        const std::vector<std::vector<int>>& received, std::optional<int> ports,
                        const Budget& budget) {
     std::size_t lists = 0;
-    const auto spent = [&] { return ++lists % 4096 == 0 && budget.expired(); };
+    const auto spent = [&] { return ++lists % 4096 == 0 && (budget.expired() || memory_over()); };
     for (const auto& u : users) {
       if (spent()) return false;
       at_most_one(u);

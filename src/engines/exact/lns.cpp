@@ -61,6 +61,9 @@ class Squeezer {
     const auto& messages = problem_.collective.messages;
     std::vector<int> load(start.steps + 1, 0);
     for (const auto& t : start.transfers) {
+      // Listing paths fills the path set's cache (torus:32x32 REDUCE --blocks 8: a
+      // gigabyte): past the memory ceiling the squeeze is skipped.
+      if (memory_over()) return false;
       if (t.messages.size() != 1 || t.messages[0] < 0 ||
           static_cast<std::size_t>(t.messages[0]) >= messages.size())
         return false;
@@ -156,7 +159,7 @@ class Squeezer {
       }
     };
     for (const MessageId id : fixed_free) {
-      if (budget.expired()) return cut();
+      if (budget.expired() || memory_over()) return cut();
       encode(id, true);
     }
     for (const MessageId id : candidates) encode(id, false);
@@ -280,6 +283,9 @@ class BroadcastSqueezer {
     const auto& messages = problem_.collective.messages;
     std::vector<int> load(start.steps + 1, 0);
     for (const auto& t : start.transfers) {
+      // Listing paths fills the path set's cache (torus:32x32 REDUCE --blocks 8: a
+      // gigabyte): past the memory ceiling the squeeze is skipped.
+      if (memory_over()) return false;
       if (t.messages.size() != 1 || t.messages[0] < 0 ||
           static_cast<std::size_t>(t.messages[0]) >= messages.size() || t.path.size() < 2)
         return false;
@@ -460,11 +466,11 @@ class BroadcastSqueezer {
     // A pair's clauses cover every near sender in every window step: on butterfly:128 AAB
     // one move took 8 s, so the clock is polled between pairs.
     for (const auto& [m, v] : freed) {
-      if (budget.expired()) return cut();
+      if (budget.expired() || memory_over()) return cut();
       encode(m, v, true);
     }
     for (const auto& [m, v] : candidates) {
-      if (budget.expired()) return cut();
+      if (budget.expired() || memory_over()) return cut();
       encode(m, v, false);
     }
     if (!sideways && !placed_any.empty()) cnf.add(placed_any);
@@ -553,7 +559,10 @@ std::optional<Schedule> squeeze(S&& squeezer, const Schedule& start, int steps,
   // Moves are the work unit (each a window re-solved under a fixed conflict limit), so the
   // squeeze stops at the same move on every machine; the clock only caps it.
   while (squeezer.pending() > 0) {
-    if (budget.expired() || squeezer.moves() >= budget.work()) return std::nullopt;
+    // Past the memory ceiling every window would be cut at once after its encoding was
+    // built (a gigabyte on torus:32x32 REDUCE --blocks 8): stop instead.
+    if (budget.expired() || memory_over() || squeezer.moves() >= budget.work())
+      return std::nullopt;
     squeezer.move(budget);
     if (progress)
       progress({"lns", steps, squeezer.moves(), static_cast<std::int64_t>(squeezer.pending()),

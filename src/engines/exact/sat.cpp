@@ -95,7 +95,7 @@ class Encoder {
     return channel_users_[static_cast<std::size_t>(s) * problem_.topology.channel_count() + c];
   }
   void check_size() {
-    if (budget_ != nullptr && budget_->expired()) throw EncodingAborted{};
+    if ((budget_ != nullptr && budget_->expired()) || memory_over()) throw EncodingAborted{};
     if (cnf_.clauses() > options_.max_clauses)
       throw Unsupported("the SAT encoding exceeds " + std::to_string(options_.max_clauses) +
                             " clauses; try fewer steps, minimal routing, a --radius, or the "
@@ -542,7 +542,9 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
       // A half-built encoding is useless: it is built again next time.
       free_later(std::move(st.solver), budget);
       result.status = SolveStatus::unknown;
-      result.note = budget.interrupted() ? "interrupted" : "the time limit cut the encoding";
+      result.note = budget.interrupted()     ? "interrupted"
+                    : budget.clock_expired() ? "the time limit cut the encoding"
+                                             : "the memory ceiling (--max-memory) cut the encoding";
       return result;
     }
     st.stats = {cnf.vars(), cnf.clauses()};
@@ -589,6 +591,7 @@ EngineResult SatEngine::run(State& st, const Problem& problem, const PathSet& pa
     result.budget_exhausted = true;
     result.note = budget.interrupted()      ? "interrupted"
                   : budget.clock_expired() ? "time limit reached"
+                  : memory_over()          ? "memory ceiling (--max-memory) reached"
                                            : "conflict limit reached";
   }
   return result;
