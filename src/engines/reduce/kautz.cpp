@@ -108,6 +108,15 @@ struct Design {
   int exchange_steps = 0;
 };
 
+// The places of the group of place i in a round of radix r over places `stride` apart
+// (i included): those that differ from i only in that round's digit.
+std::vector<int> group_places(int i, int r, int stride) {
+  const int base = i - ((i / stride) % r) * stride;
+  std::vector<int> out;
+  for (int e = 0; e < r; ++e) out.push_back(base + e * stride);
+  return out;
+}
+
 class ExchangeSearch {
  public:
   ExchangeSearch(const Words& kw, int g, std::mt19937_64& rng) : kw_(kw), g_(g), rng_(rng) {
@@ -300,11 +309,7 @@ class ExchangeSearch {
 
   // Places of the group of place i in round s (i included).
   std::vector<int> members(int i, std::size_t s) const {
-    const int r = radix_[s], stride = stride_[s];
-    const int base = i - ((i / stride) % r) * stride;
-    std::vector<int> out;
-    for (int e = 0; e < r; ++e) out.push_back(base + e * stride);
-    return out;
+    return group_places(i, radix_[s], stride_[s]);
   }
 
   // Adds (+1) or removes (-1) the channels of one transfer, counting collisions made or
@@ -406,7 +411,6 @@ std::optional<std::vector<Transfer>> write(const Problem& p, const Words& kw, co
   forest(kw, d.leaders, true, din, pin);
   forest(kw, d.leaders, false, dout, pout);
   const int gin = *std::max_element(din.begin(), din.end());
-  const int gout = *std::max_element(dout.begin(), dout.end());
   if (std::min(*std::min_element(din.begin(), din.end()),
                *std::min_element(dout.begin(), dout.end())) < 0)
     return std::nullopt;
@@ -429,11 +433,9 @@ std::optional<std::vector<Transfer>> write(const Problem& p, const Words& kw, co
     const int r = d.radix[s];
     int steps = 0;
     for (int i = 0; i < m; ++i) {
-      const int base_i = i - ((i / stride) % r) * stride;
       const int slot = d.slot[s][static_cast<std::size_t>(i)];
       steps = std::max(steps, slot + 1);
-      for (int e = 0; e < r; ++e) {
-        const int j = base_i + e * stride;
+      for (const int j : group_places(i, r, stride)) {
         if (j == i) continue;
         shortest_path(kw, d.leaders[static_cast<std::size_t>(j)],
                       d.leaders[static_cast<std::size_t>(i)], &nodes, arcs);
@@ -449,7 +451,6 @@ std::optional<std::vector<Transfer>> write(const Problem& p, const Words& kw, co
              {static_cast<NodeId>(pout[static_cast<std::size_t>(v)]), static_cast<NodeId>(v)},
              ReductionRecv::copy))
       return std::nullopt;
-  (void)gout;
   return out;
 }
 
