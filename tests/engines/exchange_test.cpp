@@ -502,52 +502,61 @@ TEST(ExchangeDesigns, HypercubeScanByLevels) {
 }
 
 TEST(ExchangeDesigns, KautzExchange) {
-  // The Kautz exchange (engines/reduce/kautz.cpp) on kautz:d,D: leaders matched by their
-  // first and last L = D - g letters, forests of channels g steps deep in and out, and the
-  // leaders' rounds, one per digit of m = (d + 1) d^(L-1); the search keeps a depth only
-  // when every round is free of collisions, so the steps are g + digits + g at most (a
-  // forest may be shallower). Not offered with fewer ports than the degree; on a faulty
-  // copy (the name kept, a channel gone) whatever it offers still verifies: a path over
-  // the missing channel makes it step aside.
+  // The Kautz exchange (engines/reduce/kautz.cpp) on kautz:d,D and debruijn:d,D: leaders
+  // matched by their first and last L = D - g letters, forests of channels g steps deep in
+  // and out, and the leaders' rounds, one per digit of m = (d + 1) d^(L-1) (Kautz) or d^L
+  // (de Bruijn); a depth whose rounds collide is packed into more steps and kept only when
+  // it beats the deeper ones, so the steps are g + digits + g at most (a forest may be
+  // shallower). Not offered with fewer ports than the degree; on a faulty copy (the name
+  // kept, a channel gone) whatever it offers still verifies: a path over the missing channel
+  // makes it step aside.
   struct Case {
     std::string net;
     int d, big_d;
   };
   for (const Case& k : {Case{"kautz:2,3", 2, 3}, Case{"kautz:3,3", 3, 3}, Case{"kautz:3,4", 3, 4},
-                        Case{"kautz:2,5", 2, 5}}) {
+                        Case{"kautz:2,5", 2, 5}, Case{"debruijn:3,3", 3, 3},
+                        Case{"debruijn:2,6", 2, 6}}) {
+    const bool kautz = k.net.starts_with("kautz");
+    const std::string engine = kautz ? "kautz exchange" : "de Bruijn exchange";
     const auto designs = verified_designs(k.net, CollectiveKind::ALLREDUCE, std::nullopt);
     int found = 0;
     for (const auto& [name, steps] : designs) {
-      if (name.rfind("kautz exchange", 0) != 0) continue;
+      if (name.rfind(engine, 0) != 0) continue;
       ++found;
       int m = 0, in = 0, rounds = 0, back = 0;
-      ASSERT_EQ(std::sscanf(name.c_str(), "kautz exchange (%d leaders, %d + %d + %d)", &m, &in,
+      ASSERT_EQ(std::sscanf(name.c_str() + engine.size(), " (%d leaders, %d + %d + %d)", &m, &in,
                             &rounds, &back),
                 4)
           << name;
       int digits = 0, cover = 1;
-      for (const int r : {k.d + 1, k.d, k.d, k.d, k.d, k.d}) {
-        if (cover >= m) break;
+      for (int r = kautz ? k.d + 1 : k.d; cover < m; r = k.d) {
         cover *= r;
         ++digits;
       }
-      EXPECT_EQ(cover, m) << name;  // m = (d + 1) d^(L-1)
+      EXPECT_EQ(cover, m) << name;  // m = (d + 1) d^(L-1) or d^L
       EXPECT_EQ(rounds, digits) << k.net;
       EXPECT_LE(steps, in + rounds + back) << k.net;
       EXPECT_LE(in + rounds + back, k.big_d + in) << k.net;
     }
     EXPECT_EQ(found, 1) << k.net;
-    EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, 1), "kautz exchange"), 0);
+    EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, 1), engine), 0);
   }
   // kautz:3,5 (324 words): 12 leaders, 3 + 2 + 3 = 8 steps, where the composition of a
   // gather and a broadcast takes 10.
   EXPECT_EQ(best_of(verified_designs("kautz:3,5", CollectiveKind::ALLREDUCE, std::nullopt),
                     "kautz exchange (12 leaders"),
             8);
-  // Two faulty copies (every channel: 24 runs, over a minute under the sanitizers).
-  const Topology k = make_topology("kautz:2,3");
-  for (std::size_t c = 0; c < 2; ++c)
-    verified_designs_without("kautz:2,3", CollectiveKind::ALLREDUCE, {k.channels()[c * 7]});
+  // de Bruijn: debruijn:3,4 (81 words) 9 leaders, 2 + 2 + 2 = 6 steps.
+  EXPECT_EQ(best_of(verified_designs("debruijn:3,4", CollectiveKind::ALLREDUCE, std::nullopt),
+                    "de Bruijn exchange (9 leaders"),
+            6);
+  // Two faulty copies of each (every channel: 24 runs, over a minute under the sanitizers).
+  for (const std::string net : {"kautz:2,3", "debruijn:3,3"}) {
+    const Topology k = make_topology(net);
+    for (std::size_t c = 0; c < 2; ++c)
+      verified_designs_without(net, CollectiveKind::ALLREDUCE, {k.channels()[c * 7]});
+  }
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
-// ALLREDUCE on a Kautz digraph K(d, D) by its words (docs/ENGINES.md, "Reductions": Kautz
-// exchange), written as transfers on fixed paths, no path sets.
+// ALLREDUCE on a Kautz digraph K(d, D) or a de Bruijn digraph B(d, D) by its words
+// (docs/ENGINES.md, "Reductions": Kautz exchange), written as transfers on fixed paths, no
+// path sets. Below for Kautz; de Bruijn differs only in its words (all strings over 0..d-1,
+// make_debruijn, the constant words' loops dropped), so m = d^L leaders and a digit of d
+// for every round.
 //
 // kautz:d,D (generators.cpp, make_kautz): the nodes are the words a1..aD over the letters
 // 0..d with a_i != a_(i+1), numbered in lexicographic order; a channel shifts a letter in,
@@ -23,8 +26,8 @@
 // That is 2g + L = D + g steps when each exchange round fits one step, which depends on the
 // matching, the free letters and the leaders' places in the array: a local search over
 // those (seeded, bounded in moves) minimises the channels two transfers of a round share;
-// a round that still collides is packed first-fit by groups into more steps. Every depth
-// is tried and the fewest steps kept. kautz:3,5: g = 3, 12 leaders, 3 + 2 + 3 = 8 steps
+// a round that still collides is packed first-fit by groups into more steps. Depths are
+// tried from D - 1 down until one does not beat the deeper ones. kautz:3,5: g = 3, 12 leaders, 3 + 2 + 3 = 8 steps
 // (the composition of a gather and a broadcast: 10); at g = 2 the 36 leaders' rounds load
 // half the channels and the search leaves about 90 collisions.
 #include <algorithm>
@@ -44,18 +47,24 @@ namespace {
 
 using Word = std::vector<int>;
 
-// Words of a given length over 0..d with no letter repeated next to itself, ranked in
-// lexicographic order (make_kautz's numbering for length D).
+// Words of a given length in lexicographic order: over 0..d with no letter next to itself
+// (Kautz, make_kautz's numbering for length D), or over 0..d-1 freely (de Bruijn,
+// make_debruijn's: the word as a number in base d).
 struct Words {
   int d = 0, length = 0;
+  bool kautz = true;
+  int letters() const { return kautz ? d + 1 : d; }
+  // Whether letter b may follow letter a.
+  bool fits(int a, int b) const { return !kautz || a != b; }
   long long count() const {
-    long long c = d + 1;
+    long long c = letters();
     for (int i = 1; i < length; ++i) c *= d;
     return c;
   }
   long long rank(const Word& w) const {
     long long r = w[0];
-    for (int i = 1; i < length; ++i) r = r * d + (w[i] - (w[i] > w[i - 1] ? 1 : 0));
+    for (int i = 1; i < length; ++i)
+      r = r * d + (w[i] - (kautz && w[i] > w[i - 1] ? 1 : 0));
     return r;
   }
   Word unrank(long long r) const {
@@ -65,9 +74,10 @@ struct Words {
       r /= d;
     }
     w[0] = static_cast<int>(r);
-    for (int i = 1; i < length; ++i)
-      if (w[static_cast<std::size_t>(i)] >= w[static_cast<std::size_t>(i - 1)])
-        ++w[static_cast<std::size_t>(i)];
+    if (kautz)
+      for (int i = 1; i < length; ++i)
+        if (w[static_cast<std::size_t>(i)] >= w[static_cast<std::size_t>(i - 1)])
+          ++w[static_cast<std::size_t>(i)];
     return w;
   }
 };
@@ -81,7 +91,7 @@ int overlap(const Word& u, const Word& v) {
 }
 
 // The shortest path u -> v: its nodes (`nodes`, ids) and channels (`arcs`: tail id times
-// (d + 1) plus the letter shifted in).
+// the number of letters, plus the letter shifted in).
 void shortest_path(const Words& kw, const Word& u, const Word& v, std::vector<NodeId>* nodes,
                    std::vector<long long>& arcs) {
   const int D = kw.length;
@@ -91,7 +101,7 @@ void shortest_path(const Words& kw, const Word& u, const Word& v, std::vector<No
   if (nodes) nodes->assign(1, static_cast<NodeId>(id));
   for (int i = overlap(u, v); i < D; ++i) {
     const int x = v[static_cast<std::size_t>(i)];
-    arcs.push_back(id * (kw.d + 1) + x);
+    arcs.push_back(id * kw.letters() + x);
     cur.erase(cur.begin());
     cur.push_back(x);
     id = kw.rank(cur);
@@ -122,8 +132,8 @@ class ExchangeSearch {
   ExchangeSearch(const Words& kw, int g, std::mt19937_64& rng) : kw_(kw), g_(g), rng_(rng) {
     L_ = kw.length - g;
     ov_ = 2 * L_ - kw.length;
-    part_ = Words{kw.d, L_};
-    radix_.push_back(kw.d + 1);
+    part_ = Words{kw.d, L_, kw.kautz};
+    radix_.push_back(kw.letters());
     for (int i = 1; i < L_; ++i) radix_.push_back(kw.d);
     m_ = static_cast<int>(part_.count());
     int stride = 1;
@@ -131,7 +141,8 @@ class ExchangeSearch {
       stride_.push_back(stride);
       stride *= r;
     }
-    use_.assign(radix_.size(), std::vector<int>(static_cast<std::size_t>(kw.count() * (kw.d + 1)), 0));
+    use_.assign(radix_.size(),
+                std::vector<int>(static_cast<std::size_t>(kw.count() * kw.letters()), 0));
   }
 
   // The matching and the local search; false when no matching was found.
@@ -239,14 +250,14 @@ class ExchangeSearch {
     } else {
       for (int k = 0; k < -ov_; ++k) {
         std::vector<int> ok;
-        for (int c = 0; c <= kw_.d; ++c)
-          if (c != w.back() && (k + 1 < -ov_ || c != y[0])) ok.push_back(c);
+        for (int c = 0; c < kw_.letters(); ++c)
+          if (kw_.fits(w.back(), c) && (k + 1 < -ov_ || kw_.fits(c, y[0]))) ok.push_back(c);
         w.push_back(ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng_)]);
       }
       w.insert(w.end(), y.begin(), y.end());
     }
     for (std::size_t k = 1; k < w.size(); ++k)
-      if (w[k] == w[k - 1]) return {};
+      if (!kw_.fits(w[k - 1], w[k])) return {};
     return w;
   }
 
@@ -269,7 +280,7 @@ class ExchangeSearch {
       for (long long y = 0; y < n; ++y) {
         const Word& wy = words[static_cast<std::size_t>(y)];
         const bool fits = ov_ > 0 ? std::equal(wx.end() - ov_, wx.end(), wy.begin())
-                                  : wx.back() != wy.front();
+                                  : kw_.fits(wx.back(), wy.front());
         if (fits) cand[static_cast<std::size_t>(x)].push_back(y);
       }
       std::shuffle(cand[static_cast<std::size_t>(x)].begin(),
@@ -382,18 +393,20 @@ void forest(const Words& kw, const std::vector<Word>& leaders, bool towards,
   for (std::size_t q = 0; q < queue.size(); ++q) {
     const long long v = queue[q];
     const Word w = kw.unrank(v);
-    for (int x = 0; x <= kw.d; ++x) {
-      // towards: the in-neighbours x w1..w(D-1); else the out-neighbours w2..wD x.
+    for (int x = 0; x < kw.letters(); ++x) {
+      // towards: the in-neighbours x w1..w(D-1); else the out-neighbours w2..wD x (a de
+      // Bruijn constant word's loop is no channel).
       Word u;
       if (towards) {
-        if (x == w.front()) continue;
+        if (!kw.fits(x, w.front())) continue;
         u.push_back(x);
         u.insert(u.end(), w.begin(), w.end() - 1);
       } else {
-        if (x == w.back()) continue;
+        if (!kw.fits(w.back(), x)) continue;
         u.assign(w.begin() + 1, w.end());
         u.push_back(x);
       }
+      if (u == w) continue;
       const long long id = kw.rank(u);
       if (dist[static_cast<std::size_t>(id)] >= 0) continue;
       dist[static_cast<std::size_t>(id)] = dist[static_cast<std::size_t>(v)] + 1;
@@ -461,14 +474,22 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   if (!wormhole_exchange_applies(p)) return;
   const Topology& t = p.topology;
   const std::string& name = t.name();
-  if (!name.starts_with("kautz:")) return;
+  const bool kautz = name.starts_with("kautz:");
+  if (!kautz && !name.starts_with("debruijn:")) return;
+  const std::string family = kautz ? "kautz" : "debruijn";
   int d = 0, big_d = 0;
-  if (std::sscanf(name.c_str(), "kautz:%d,%d", &d, &big_d) != 2 || d < 2 || big_d < 2) return;
-  if (name != "kautz:" + std::to_string(d) + "," + std::to_string(big_d)) return;
-  const Words kw{d, big_d};
+  if (std::sscanf(name.c_str() + family.size(), ":%d,%d", &d, &big_d) != 2 || d < 2 ||
+      big_d < 2)
+    return;
+  if (name != family + ":" + std::to_string(d) + "," + std::to_string(big_d)) return;
+  // Up to 65,536 words: the search keeps a count per channel and round (counted with the
+  // cap, so a file's name cannot overflow it).
+  const Words kw{d, big_d, kautz};
+  if (d > 65536) return;
+  for (long long words = kw.letters(), i = 1; i < big_d; ++i)
+    if ((words *= d) > 65536) return;
   const long long n = kw.count();
-  // Up to 65,536 words: the search keeps a count per channel and round.
-  if (n > 65536 || t.node_count() != n || static_cast<long long>(c.senders.size()) != n) return;
+  if (t.node_count() != n || static_cast<long long>(c.senders.size()) != n) return;
   // The forests put up to d transfers into a node in a step.
   if (effective_ports(p) < d) return;
   for (long long v = 0; v < n; ++v) {
@@ -479,34 +500,40 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
     if (t.label(static_cast<NodeId>(v)) != label) return;
   }
   // From the deepest level down (the fewest leaders, the lightest exchange): each level
-  // saves a step when its exchange rounds fit a step each; the search stops at the first
-  // level where restarts of the local search leave a collision.
+  // saves a step when its exchange rounds fit a step each. At each level the restarts keep
+  // the layout with the fewest collisions, packed into steps; the search stops at the first
+  // level that does not beat the best so far.
   std::optional<Design> best;
+  auto total = [](const Design& x) { return 2 * x.g + x.exchange_steps; };
   for (int g = big_d - 1; g >= 1; --g) {
     if (t_budget != nullptr && t_budget->expired()) break;
     std::optional<Design> found;
-    for (int attempt = 0; attempt < 8 && !found; ++attempt) {
+    long long fewest = -1;
+    for (int attempt = 0; attempt < 8 && fewest != 0; ++attempt) {
       // A fixed seed: the design is the same whatever --seed is, like the other closed forms.
       std::mt19937_64 rng(static_cast<unsigned long long>(1000 * g + attempt));
       ExchangeSearch search(kw, g, rng);
       if (!search.run(50'000)) continue;
+      if (fewest >= 0 && search.collisions() >= fewest) continue;
+      Design design = search.pack();
+      if (design.leaders.empty()) continue;
+      fewest = search.collisions();
+      found = std::move(design);
       // Far from none (kautz:3,5 at g = 2: about 100 over 36 leaders): restarts will not
       // clear them.
-      if (search.collisions() > search.leaders() / 4) break;
-      if (search.collisions() > 0) continue;
-      Design design = search.pack();
-      if (!design.leaders.empty()) found = std::move(design);
+      if (fewest > search.leaders() / 4) break;
     }
-    if (!found) break;
+    if (!found || (best && total(*found) >= total(*best))) break;
     best = std::move(found);
   }
   if (!best) return;
   auto transfers = write(p, kw, *best);
   if (!transfers) return;
   const int m = static_cast<int>(best->leaders.size());
-  out.push_back({"kautz exchange (" + std::to_string(m) + " leaders, " +
-                     std::to_string(best->g) + " + " + std::to_string(best->exchange_steps) +
-                     " + " + std::to_string(best->g) + ")",
+  std::string engine = kautz ? "kautz" : "de Bruijn";
+  engine += " exchange (" + std::to_string(m) + " leaders, " + std::to_string(best->g) + " + ";
+  engine += std::to_string(best->exchange_steps) + " + " + std::to_string(best->g) + ")";
+  out.push_back({std::move(engine),
                  assemble_schedule(p, std::move(*transfers), "", 0)});
 }
 

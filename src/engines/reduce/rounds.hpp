@@ -104,7 +104,8 @@ void add_staircase_designs(const Problem& p, std::vector<ReductionCandidate>& ou
 // Recursive doubling on fattree:N with fixed up- and down-paths (fattree.cpp), appended
 // to `out`.
 void add_fattree_designs(const Problem& p, std::vector<ReductionCandidate>& out);
-// The Kautz exchange for ALLREDUCE on kautz:d,D (kautz.cpp), appended to `out`.
+// The Kautz exchange for ALLREDUCE on kautz:d,D and debruijn:d,D (kautz.cpp), appended to
+// `out`.
 void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 // The prefix networks for SCAN written directly on 2-D tori and meshes, hypercubes and fat
 // trees (scan.cpp), appended to `out`.
