@@ -30,8 +30,18 @@
 // tried from D - 1 down until one does not beat the deeper ones. kautz:3,5: g = 3, 12 leaders, 3 + 2 + 3 = 8 steps
 // (the composition of a gather and a broadcast: 10); at g = 2 the 36 leaders' rounds load
 // half the channels and the search leaves about 90 collisions.
+//
+// With fewer ports than d (one port) a word may take only one transfer a step, so the
+// forests do not apply. Instead m = 2^k leaders, any words, form a binary array (round r
+// pairs places i and i ^ 2^r: recursive doubling; a local search over the words and their
+// places clears the rounds' collisions), and two trees are grown from them, one new word
+// per holder a step, each over its one shortest path, however many hops (wormhole), the
+// channels of a step used once: the gather (read backwards: a new word sends to its
+// holder) and the broadcast. ceil(log2(n / m)) + k + ceil(log2(n / m)) steps when the
+// growth keeps doubling; kautz:3,5: 32 leaders, 4 + 5 + 4 = 13 (the composition: 18).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <cstdio>
 #include <optional>
 #include <random>
@@ -95,16 +105,30 @@ int overlap(const Word& u, const Word& v) {
 void shortest_path(const Words& kw, const Word& u, const Word& v, std::vector<NodeId>* nodes,
                    std::vector<long long>& arcs) {
   const int D = kw.length;
-  Word cur = u;
-  long long id = kw.rank(cur);
+  // The rank after a shift, from the rank before (D >= 2): drop the first letter's digit
+  // (and, for Kautz, the second's, which depended on the first), shift, add the new
+  // letter's (Kautz: the second letter's digit becomes the letter itself).
+  long long top = 1;  // d^(D-1)
+  for (int i = 1; i < D; ++i) top *= kw.d;
+  auto digit = [&](int prev, int x) { return x - (kw.kautz && x > prev ? 1 : 0); };
+  long long id = kw.rank(u);
   arcs.clear();
   if (nodes) nodes->assign(1, static_cast<NodeId>(id));
-  for (int i = overlap(u, v); i < D; ++i) {
-    const int x = v[static_cast<std::size_t>(i)];
+  const int k = overlap(u, v);
+  // The word after t shifts is u[t..D-1] v[k..k+t-1]; `at(t, i)` its i-th letter.
+  auto at = [&](int t, int i) {
+    return t + i < D ? u[static_cast<std::size_t>(t + i)]
+                     : v[static_cast<std::size_t>(k + t + i - D)];
+  };
+  for (int t = 0; t < D - k; ++t) {
+    const int x = v[static_cast<std::size_t>(k + t)];
     arcs.push_back(id * kw.letters() + x);
-    cur.erase(cur.begin());
-    cur.push_back(x);
-    id = kw.rank(cur);
+    const int first = at(t, 0), second = at(t, 1), last = at(t, D - 1);
+    if (kw.kautz)
+      id = (id - first * top - digit(first, second) * (top / kw.d)) * kw.d + second * top +
+           digit(last, x);
+    else
+      id = (id - first * top) * kw.d + x;
     if (nodes) nodes->push_back(static_cast<NodeId>(id));
   }
 }
@@ -125,6 +149,31 @@ std::vector<int> group_places(int i, int r, int stride) {
   std::vector<int> out;
   for (int e = 0; e < r; ++e) out.push_back(base + e * stride);
   return out;
+}
+
+// Simulated annealing's schedule for the searches below: the temperature falls geometrically
+// from 1.5 to 0.05 over the moves (`tick` after each); a move that adds `delta` collisions
+// is taken when it adds none, or by chance.
+class Cooling {
+ public:
+  explicit Cooling(long long moves)
+      : cool_(moves > 0 ? std::pow(0.05 / 1.5, 1.0 / static_cast<double>(moves)) : 1) {}
+  bool accept(long long delta, std::mt19937_64& rng) const {
+    return delta <= 0 || std::uniform_real_distribution<double>(0, 1)(rng) <
+                             std::exp(-static_cast<double>(delta) / temp_);
+  }
+  void tick() { temp_ *= cool_; }
+
+ private:
+  double cool_, temp_ = 1.5;
+};
+
+// Transfers beyond the first on each channel, over all rounds.
+long long shared_channels(const std::vector<std::vector<int>>& use) {
+  long long c = 0;
+  for (const auto& u : use)
+    for (const int x : u) c += std::max(0, x - 1);
+  return c;
 }
 
 class ExchangeSearch {
@@ -149,15 +198,11 @@ class ExchangeSearch {
   bool run(long long moves) {
     if (!initial()) return false;
     for (int i = 0; i < m_; ++i) touch(i, +1, nullptr);
-    cost_ = 0;
-    for (const auto& u : use_)
-      for (const int c : u) cost_ += std::max(0, c - 1);
-    const double t0 = 1.5, t1 = 0.05;
-    const double cool = moves > 0 ? std::pow(t1 / t0, 1.0 / static_cast<double>(moves)) : 1;
-    double temp = t0;
+    cost_ = shared_channels(use_);
+    Cooling cooling(moves);
     std::uniform_real_distribution<double> unit(0, 1);
     std::uniform_int_distribution<int> place(0, m_ - 1);
-    for (long long it = 0; it < moves && cost_ > 0; ++it, temp *= cool) {
+    for (long long it = 0; it < moves && cost_ > 0; ++it, cooling.tick()) {
       if ((it & 1023) == 0 && t_budget != nullptr && t_budget->expired()) break;
       const double kind = unit(rng_);
       const int i = place(rng_), j = place(rng_);
@@ -180,7 +225,7 @@ class ExchangeSearch {
       leader_[static_cast<std::size_t>(i)] = wi;
       leader_[static_cast<std::size_t>(j)] = wj;
       touch_pair(i, j, +1, &delta);
-      if (delta <= 0 || unit(rng_) < std::exp(-static_cast<double>(delta) / temp)) {
+      if (cooling.accept(delta, rng_)) {
         cost_ += delta;
       } else {
         touch_pair(i, j, -1, nullptr);
@@ -467,6 +512,320 @@ std::optional<std::vector<Transfer>> write(const Problem& p, const Words& kw, co
   return out;
 }
 
+// --- one port: free leaders in a binary array, trees over multi-hop paths ----------------
+
+// A tree grown from roots: step[v] is the step of v's one transfer (0 for a root), parent[v]
+// the word it is paired with.
+struct Tree {
+  std::vector<int> step;
+  std::vector<long long> parent;
+  int depth = 0;
+};
+
+// Grows a tree from `roots`, every holder taking at most one new word a step over the one
+// shortest path (towards: from the new word to the holder, the gather read backwards; else
+// from the holder), no channel twice in a step, the nearest free words first (a random one
+// among equals); nullopt when `max_steps` steps do not reach every word.
+std::optional<Tree> grow(const Words& kw, const std::vector<Word>& roots, bool towards,
+                         int max_steps, std::mt19937_64& rng) {
+  const long long n = kw.count();
+  const int D = kw.length, letters = kw.letters();
+  Tree tree;
+  tree.step.assign(static_cast<std::size_t>(n), -1);
+  tree.parent.assign(static_cast<std::size_t>(n), -1);
+  std::vector<long long> holders;
+  for (const Word& w : roots) {
+    const long long id = kw.rank(w);
+    tree.step[static_cast<std::size_t>(id)] = 0;
+    holders.push_back(id);
+  }
+  long long reached = static_cast<long long>(holders.size());
+  std::vector<int> stamp(static_cast<std::size_t>(n * letters), 0);
+  std::vector<long long> arcs;
+  for (int t = 1; t <= max_steps && reached < n; ++t) {
+    std::shuffle(holders.begin(), holders.end(), rng);
+    const std::size_t before = holders.size();
+    for (std::size_t hi = 0; hi < before; ++hi) {
+      const Word h = kw.unrank(holders[hi]);
+      // Candidates at distance j: h's last D - j letters then j free ones (towards: j free
+      // letters then h's first D - j), the free letters as a number from a random start.
+      bool done = false;
+      for (int j = 1; j <= D && !done; ++j) {
+        long long codes = 1;
+        for (int i = 0; i < j; ++i) codes *= letters;
+        const long long start = std::uniform_int_distribution<long long>(0, codes - 1)(rng);
+        for (long long c = 0; c < codes && !done; ++c) {
+          long long code = (start + c) % codes;
+          Word v(static_cast<std::size_t>(D));
+          const int fixed = D - j, at = towards ? j : 0, from = towards ? 0 : j;
+          for (int i = 0; i < fixed; ++i)
+            v[static_cast<std::size_t>(at + i)] = h[static_cast<std::size_t>(from + i)];
+          for (int i = 0; i < j; ++i, code /= letters)
+            v[static_cast<std::size_t>(towards ? i : fixed + i)] = static_cast<int>(code % letters);
+          bool ok = true;
+          for (int i = 1; i < D && ok; ++i) ok = kw.fits(v[static_cast<std::size_t>(i - 1)], v[static_cast<std::size_t>(i)]);
+          if (!ok) continue;
+          const long long id = kw.rank(v);
+          if (tree.step[static_cast<std::size_t>(id)] >= 0) continue;
+          if ((towards ? overlap(v, h) : overlap(h, v)) != fixed) continue;  // nearer: seen
+          shortest_path(kw, towards ? v : h, towards ? h : v, nullptr, arcs);
+          bool free = true;
+          for (const long long a : arcs) free = free && stamp[static_cast<std::size_t>(a)] != t;
+          if (!free) continue;
+          for (const long long a : arcs) stamp[static_cast<std::size_t>(a)] = t;
+          tree.step[static_cast<std::size_t>(id)] = t;
+          tree.parent[static_cast<std::size_t>(id)] = holders[hi];
+          holders.push_back(id);
+          ++reached;
+          done = true;
+        }
+      }
+    }
+    tree.depth = t;
+  }
+  if (reached < n) return std::nullopt;
+  return tree;
+}
+
+// The leaders of a binary array (round r pairs the places i and i ^ 2^r, recursive
+// doubling), any distinct words: a local search over the words and their places minimises
+// the channels two transfers of a round share.
+class PairSearch {
+ public:
+  PairSearch(const Words& kw, int k, std::mt19937_64& rng) : kw_(kw), k_(k), rng_(rng) {
+    m_ = 1 << k;
+    use_.assign(static_cast<std::size_t>(k),
+                std::vector<int>(static_cast<std::size_t>(kw.count() * kw.letters()), 0));
+    leader_.assign(static_cast<std::size_t>(kw.count()), 0);
+  }
+
+  void run(long long moves) {
+    const long long n = kw_.count();
+    std::uniform_int_distribution<long long> any(0, n - 1);
+    while (static_cast<int>(place_.size()) < m_) {
+      const long long w = any(rng_);
+      if (leader_[static_cast<std::size_t>(w)]) continue;
+      leader_[static_cast<std::size_t>(w)] = 1;
+      place_.push_back(w);
+      word_.push_back(kw_.unrank(w));
+    }
+    for (int i = 0; i < m_; ++i)
+      for (int r = 0; r < k_; ++r)
+        if (const int j = i ^ (1 << r); j > i) {
+          count(r, i, j, +1, nullptr);
+          count(r, j, i, +1, nullptr);
+        }
+    cost_ = shared_channels(use_);
+    Cooling cooling(moves);
+    std::uniform_real_distribution<double> unit(0, 1);
+    std::uniform_int_distribution<int> place(0, m_ - 1);
+    for (long long it = 0; it < moves && cost_ > 0; ++it, cooling.tick()) {
+      if ((it & 1023) == 0 && t_budget != nullptr && t_budget->expired()) break;
+      const int i = place(rng_);
+      // A new word at place i, or a swap of two places.
+      const bool fresh = unit(rng_) < 0.5;
+      const int j = fresh ? i : place(rng_);
+      if (!fresh && j == i) continue;
+      const long long wi = place_[static_cast<std::size_t>(i)];
+      const long long wj = place_[static_cast<std::size_t>(j)];
+      const long long ni = fresh ? any(rng_) : wj, nj = wi;
+      if (fresh && leader_[static_cast<std::size_t>(ni)]) continue;
+      long long delta = 0;
+      touch2(i, j, -1, &delta);
+      set(i, ni);
+      if (j != i) set(j, nj);
+      touch2(i, j, +1, &delta);
+      if (cooling.accept(delta, rng_)) {
+        cost_ += delta;
+        if (j == i) {
+          leader_[static_cast<std::size_t>(wi)] = 0;
+          leader_[static_cast<std::size_t>(ni)] = 1;
+        }
+      } else {
+        touch2(i, j, -1, nullptr);
+        set(i, wi);
+        set(j, wj);
+        touch2(i, j, +1, nullptr);
+      }
+    }
+  }
+
+  // Each round's pairs packed first-fit into steps (slot[r][i]); the steps, or nullopt
+  // when the two transfers of a pair share a channel.
+  std::optional<int> pack(std::vector<std::vector<int>>& slot) const {
+    slot.assign(static_cast<std::size_t>(k_), std::vector<int>(static_cast<std::size_t>(m_), -1));
+    int steps = 0;
+    std::vector<long long> arcs, all;
+    for (int r = 0; r < k_; ++r) {
+      std::vector<std::vector<char>> busy;
+      for (int i = 0; i < m_; ++i) {
+        const int j = i ^ (1 << r);
+        if (j < i) continue;
+        all.clear();
+        for (const auto& [a, b] : {std::pair{i, j}, std::pair{j, i}}) {
+          shortest_path(kw_, word(a), word(b), nullptr, arcs);
+          all.insert(all.end(), arcs.begin(), arcs.end());
+        }
+        std::vector<long long> sorted = all;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;
+        std::size_t s = 0;
+        for (;; ++s) {
+          if (s == busy.size()) busy.emplace_back(use_[0].size(), 0);
+          bool free = true;
+          for (const long long a : all) free = free && !busy[s][static_cast<std::size_t>(a)];
+          if (free) break;
+        }
+        for (const long long a : all) busy[s][static_cast<std::size_t>(a)] = 1;
+        slot[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)] = static_cast<int>(s);
+        slot[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] = static_cast<int>(s);
+      }
+      steps += static_cast<int>(busy.size());
+    }
+    return steps;
+  }
+
+  const Word& word(int i) const { return word_[static_cast<std::size_t>(i)]; }
+  std::vector<Word> leaders() const {
+    std::vector<Word> out;
+    for (int i = 0; i < m_; ++i) out.push_back(word(i));
+    return out;
+  }
+  long long collisions() const { return cost_; }
+
+ private:
+  void set(int i, long long w) {
+    place_[static_cast<std::size_t>(i)] = w;
+    word_[static_cast<std::size_t>(i)] = kw_.unrank(w);
+  }
+  void count(int r, int a, int b, int sign, long long* delta) {
+    shortest_path(kw_, word(a), word(b), nullptr, scratch_);
+    for (const long long arc : scratch_) {
+      int& c = use_[static_cast<std::size_t>(r)][static_cast<std::size_t>(arc)];
+      if (sign > 0) {
+        if (delta && c >= 1) ++*delta;
+        ++c;
+      } else {
+        if (delta && c >= 2) --*delta;
+        --c;
+      }
+    }
+  }
+  // The transfers of the pairs of places i and j (each pair once).
+  void touch2(int i, int j, int sign, long long* delta) {
+    for (int r = 0; r < k_; ++r) {
+      std::vector<std::pair<int, int>> pairs;
+      for (const int a : {i, j}) pairs.push_back({std::min(a, a ^ (1 << r)), std::max(a, a ^ (1 << r))});
+      if (pairs[0] == pairs[1]) pairs.pop_back();
+      for (const auto& [a, b] : pairs) {
+        count(r, a, b, sign, delta);
+        count(r, b, a, sign, delta);
+      }
+    }
+  }
+
+  const Words& kw_;
+  int k_, m_ = 0;
+  std::mt19937_64& rng_;
+  std::vector<long long> place_;  // the word at each place, and its letters
+  std::vector<Word> word_;
+  std::vector<char> leader_;
+  std::vector<std::vector<int>> use_;
+  std::vector<long long> scratch_;
+  long long cost_ = 0;
+};
+
+struct OnePortDesign {
+  std::vector<Word> leaders;
+  std::vector<std::vector<int>> slot;
+  Tree in, out;
+  int exchange_steps = 0;
+  int steps() const { return in.depth + exchange_steps + out.depth; }
+};
+
+// The best one-port design over the array sizes 2^k (k from 1 up, skipping a size whose
+// doubling trees and rounds cannot beat the best so far): the leaders' search first (seeded
+// by k, up to 4 restarts), then the trees at the fewest steps the greedy growth reaches.
+std::optional<OnePortDesign> one_port_design(const Words& kw) {
+  const long long n = kw.count();
+  std::optional<OnePortDesign> best;
+  for (int k = 1; (2LL << k) <= n; ++k) {
+    if (t_budget != nullptr && t_budget->expired()) break;
+    int tree = 0;  // steps for 2^k holders to reach n words at one new word a step each
+    while ((1LL << (k + tree)) < n) ++tree;
+    if (best && 2 * tree + k >= best->steps()) continue;
+    // A round puts 2^k transfers of up to D channels on the n d channels: past half of them
+    // (kautz:3,5 at 128 leaders: about 300 collisions) the search cannot clear it.
+    if ((kw.length << k) > n * kw.d / 2) break;
+    std::mt19937_64 rng(static_cast<unsigned long long>(7000 + k));
+    std::unique_ptr<PairSearch> search;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      auto next = std::make_unique<PairSearch>(kw, k, rng);
+      next->run(std::min(200'000LL, 4000LL << k));  // fewer for a small array
+      if (!search || next->collisions() < search->collisions()) search = std::move(next);
+      if (search->collisions() == 0 || search->collisions() > (1 << k) / 4) break;
+    }
+    OnePortDesign d;
+    const auto steps = search->pack(d.slot);
+    if (!steps) continue;
+    d.exchange_steps = *steps;
+    d.leaders = search->leaders();
+    // The trees: the fewest steps that reach every word, a few random orders each.
+    const int limit = best ? best->steps() - 1 - d.exchange_steps : n;
+    auto build = [&](bool towards) -> std::optional<Tree> {
+      for (int depth = tree; depth <= std::min(limit, tree + 2); ++depth)
+        for (int attempt = 0; attempt < 4; ++attempt)
+          if (auto t = grow(kw, d.leaders, towards, depth, rng)) return t;
+      return std::nullopt;
+    };
+    std::optional<Tree> in = build(true), out = build(false);
+    if (!in || !out) continue;
+    d.in = std::move(*in);
+    d.out = std::move(*out);
+    if (!best || d.steps() < best->steps()) best = std::move(d);
+  }
+  return best;
+}
+
+std::optional<std::vector<Transfer>> write_one_port(const Problem& p, const Words& kw,
+                                                    const OnePortDesign& d) {
+  const std::vector<int> blocks = all_blocks(p.collective);
+  std::vector<Transfer> out;
+  std::vector<NodeId> nodes;
+  std::vector<long long> arcs;
+  const long long n = kw.count();
+  for (long long v = 0; v < n; ++v) {
+    const int s = d.in.step[static_cast<std::size_t>(v)];
+    if (s <= 0) continue;
+    shortest_path(kw, kw.unrank(v), kw.unrank(d.in.parent[static_cast<std::size_t>(v)]), &nodes, arcs);
+    if (!add_path_transfers(out, p, static_cast<Step>(d.in.depth - s + 1), nodes, blocks,
+                            ReductionRecv::reduce))
+      return std::nullopt;
+  }
+  Step base = static_cast<Step>(d.in.depth);
+  const int m = static_cast<int>(d.leaders.size());
+  for (std::size_t r = 0; r < d.slot.size(); ++r) {
+    int steps = 0;
+    for (int i = 0; i < m; ++i) {
+      const int slot = d.slot[r][static_cast<std::size_t>(i)];
+      steps = std::max(steps, slot + 1);
+      shortest_path(kw, d.leaders[static_cast<std::size_t>(i)],
+                    d.leaders[static_cast<std::size_t>(i ^ (1 << r))], &nodes, arcs);
+      if (!add_path_transfers(out, p, base + 1 + slot, nodes, blocks, ReductionRecv::reduce))
+        return std::nullopt;
+    }
+    base += steps;
+  }
+  for (long long v = 0; v < n; ++v) {
+    const int s = d.out.step[static_cast<std::size_t>(v)];
+    if (s <= 0) continue;
+    shortest_path(kw, kw.unrank(d.out.parent[static_cast<std::size_t>(v)]), kw.unrank(v), &nodes, arcs);
+    if (!add_path_transfers(out, p, base + s, nodes, blocks, ReductionRecv::copy))
+      return std::nullopt;
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
@@ -490,8 +849,6 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
     if ((words *= d) > 65536) return;
   const long long n = kw.count();
   if (t.node_count() != n || static_cast<long long>(c.senders.size()) != n) return;
-  // The forests put up to d transfers into a node in a step.
-  if (effective_ports(p) < d) return;
   for (long long v = 0; v < n; ++v) {
     if (!t.is_processor(static_cast<NodeId>(v))) return;
     const Word w = kw.unrank(v);
@@ -503,6 +860,20 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   // saves a step when its exchange rounds fit a step each. At each level the restarts keep
   // the layout with the fewest collisions, packed into steps; the search stops at the first
   // level that does not beat the best so far.
+  const std::string family_name = kautz ? "kautz" : "de Bruijn";
+  // Fewer ports than the degree: the one-port design (up to 4,096 words: the trees' search
+  // looks at the words near each holder).
+  if (effective_ports(p) < d && n <= 4096)
+    if (const auto design = one_port_design(kw))
+      if (auto transfers = write_one_port(p, kw, *design)) {
+        std::string engine = family_name + " one-port exchange (";
+        engine += std::to_string(design->leaders.size()) + " leaders, ";
+        engine += std::to_string(design->in.depth) + " + " + std::to_string(design->exchange_steps);
+        engine += " + " + std::to_string(design->out.depth) + ")";
+        out.push_back({std::move(engine), assemble_schedule(p, std::move(*transfers), "", 0)});
+      }
+  // The forests put up to d transfers into a node in a step.
+  if (effective_ports(p) < d) return;
   std::optional<Design> best;
   auto total = [](const Design& x) { return 2 * x.g + x.exchange_steps; };
   for (int g = big_d - 1; g >= 1; --g) {
@@ -530,8 +901,7 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   auto transfers = write(p, kw, *best);
   if (!transfers) return;
   const int m = static_cast<int>(best->leaders.size());
-  std::string engine = kautz ? "kautz" : "de Bruijn";
-  engine += " exchange (" + std::to_string(m) + " leaders, " + std::to_string(best->g) + " + ";
+  std::string engine = family_name + " exchange (" + std::to_string(m) + " leaders, " + std::to_string(best->g) + " + ";
   engine += std::to_string(best->exchange_steps) + " + " + std::to_string(best->g) + ")";
   out.push_back({std::move(engine),
                  assemble_schedule(p, std::move(*transfers), "", 0)});
