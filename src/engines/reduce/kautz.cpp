@@ -176,6 +176,25 @@ long long shared_channels(const std::vector<std::vector<int>>& use) {
   return c;
 }
 
+// Packs one group's channels first-fit into the steps of a round (`busy[s][channel]`, a
+// step added when none is free): the step taken, or -1 when the group itself uses a
+// channel twice (no step takes it).
+int first_fit(std::vector<std::vector<char>>& busy, std::size_t channels,
+              const std::vector<long long>& arcs) {
+  std::vector<long long> sorted = arcs;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return -1;
+  std::size_t s = 0;
+  for (;; ++s) {
+    if (s == busy.size()) busy.emplace_back(channels, 0);
+    bool free = true;
+    for (const long long a : arcs) free = free && !busy[s][static_cast<std::size_t>(a)];
+    if (free) break;
+  }
+  for (const long long a : arcs) busy[s][static_cast<std::size_t>(a)] = 1;
+  return static_cast<int>(s);
+}
+
 class ExchangeSearch {
  public:
   ExchangeSearch(const Words& kw, int g, std::mt19937_64& rng) : kw_(kw), g_(g), rng_(rng) {
@@ -258,19 +277,9 @@ class ExchangeSearch {
                             leader_[static_cast<std::size_t>(b)], nullptr, arcs);
               all.insert(all.end(), arcs.begin(), arcs.end());
             }
-        // Two transfers of one group on a channel: no step takes the group.
-        std::vector<long long> sorted = all;
-        std::sort(sorted.begin(), sorted.end());
-        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return {};
-        std::size_t k = 0;
-        for (;; ++k) {
-          if (k == busy.size()) busy.emplace_back(use_[0].size(), 0);
-          bool free = true;
-          for (const long long a : all) free = free && !busy[k][static_cast<std::size_t>(a)];
-          if (free) break;
-        }
-        for (const long long a : all) busy[k][static_cast<std::size_t>(a)] = 1;
-        for (const int a : group) slot[static_cast<std::size_t>(a)] = static_cast<int>(k);
+        const int k = first_fit(busy, use_[0].size(), all);
+        if (k < 0) return {};
+        for (const int a : group) slot[static_cast<std::size_t>(a)] = k;
       }
       out.slot.push_back(slot);
       out.exchange_steps += static_cast<int>(busy.size());
@@ -666,19 +675,10 @@ class PairSearch {
           shortest_path(kw_, word(a), word(b), nullptr, arcs);
           all.insert(all.end(), arcs.begin(), arcs.end());
         }
-        std::vector<long long> sorted = all;
-        std::sort(sorted.begin(), sorted.end());
-        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;
-        std::size_t s = 0;
-        for (;; ++s) {
-          if (s == busy.size()) busy.emplace_back(use_[0].size(), 0);
-          bool free = true;
-          for (const long long a : all) free = free && !busy[s][static_cast<std::size_t>(a)];
-          if (free) break;
-        }
-        for (const long long a : all) busy[s][static_cast<std::size_t>(a)] = 1;
-        slot[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)] = static_cast<int>(s);
-        slot[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] = static_cast<int>(s);
+        const int s = first_fit(busy, use_[0].size(), all);
+        if (s < 0) return std::nullopt;
+        slot[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)] = s;
+        slot[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] = s;
       }
       steps += static_cast<int>(busy.size());
     }
