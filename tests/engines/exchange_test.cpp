@@ -559,21 +559,24 @@ TEST(ExchangeDesigns, KautzExchange) {
   }
 }
 
-TEST(ExchangeDesigns, KautzOnePortExchange) {
-  // With fewer ports than the degree (engines/reduce/kautz.cpp, "one port"): 2^k leaders,
-  // any words, in a binary array (recursive doubling, one round a digit, a round that
-  // collides packed into more steps), and trees grown from them one new word per holder a
-  // step over multi-hop shortest paths, in and out. A tree cannot beat doubling, so each
-  // takes at least ceil(log2(n / m)) steps. Every schedule verified; not offered all-port.
+TEST(ExchangeDesigns, KautzTreeExchange) {
+  // With fewer ports k than the degree (engines/reduce/kautz.cpp, "tree exchange"):
+  // (k + 1)^j leaders, any words, in an array of j digits of k + 1 (the generalised
+  // recursive doubling, a round that collides packed into more steps), and trees grown from
+  // them, each holder taking up to k new words a step over multi-hop shortest paths, in and
+  // out. A tree cannot beat (k + 1)-fold growth, so each takes at least
+  // ceil(log_(k+1)(n / m)) steps. Every schedule verified; not offered with d ports.
   struct Case {
     std::string net;
-    int words;
+    int words, ports;
   };
-  for (const Case& k : {Case{"kautz:2,3", 12}, Case{"kautz:3,3", 36}, Case{"kautz:2,5", 48},
-                        Case{"debruijn:3,3", 27}, Case{"debruijn:2,5", 32}}) {
+  for (const Case& k : {Case{"kautz:2,3", 12, 1}, Case{"kautz:3,3", 36, 1},
+                        Case{"kautz:2,5", 48, 1}, Case{"debruijn:3,3", 27, 1},
+                        Case{"debruijn:2,5", 32, 1}, Case{"kautz:3,3", 36, 2},
+                        Case{"debruijn:3,4", 81, 2}}) {
     const bool kautz = k.net.starts_with("kautz");
-    const std::string engine = kautz ? "kautz one-port exchange" : "de Bruijn one-port exchange";
-    const auto designs = verified_designs(k.net, CollectiveKind::ALLREDUCE, 1);
+    const std::string engine = kautz ? "kautz tree exchange" : "de Bruijn tree exchange";
+    const auto designs = verified_designs(k.net, CollectiveKind::ALLREDUCE, k.ports);
     int found = 0;
     for (const auto& [name, steps] : designs) {
       if (name.rfind(engine, 0) != 0) continue;
@@ -583,16 +586,19 @@ TEST(ExchangeDesigns, KautzOnePortExchange) {
                             &rounds, &out),
                 4)
           << name;
-      int digits = 0, doubling = 0;
-      while ((1 << digits) < m) ++digits;
-      while ((m << doubling) < k.words) ++doubling;
-      EXPECT_EQ(1 << digits, m) << name;
+      int digits = 0, growth = 0, array = 1;
+      while (array < m) {
+        array *= k.ports + 1;
+        ++digits;
+      }
+      for (long long reach = m; reach < k.words; reach *= k.ports + 1) ++growth;
+      EXPECT_EQ(array, m) << name;
       EXPECT_GE(rounds, digits) << name;
-      EXPECT_GE(in, doubling) << name;
-      EXPECT_GE(out, doubling) << name;
+      EXPECT_GE(in, growth) << name;
+      EXPECT_GE(out, growth) << name;
       EXPECT_LE(steps, in + rounds + out) << name;
     }
-    EXPECT_EQ(found, 1) << k.net;
+    EXPECT_EQ(found, 1) << k.net << " ports " << k.ports;
     EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, std::nullopt), engine), 0);
   }
 #if !defined(__SANITIZE_ADDRESS__)
@@ -600,7 +606,7 @@ TEST(ExchangeDesigns, KautzOnePortExchange) {
   // composition of a gather and a broadcast takes 18. (Release only: the search takes a few
   // seconds, a minute under the sanitizers.)
   const int steps = best_of(verified_designs("kautz:3,5", CollectiveKind::ALLREDUCE, 1),
-                            "kautz one-port exchange");
+                            "kautz tree exchange");
   EXPECT_GT(steps, 0);
   EXPECT_LE(steps, 14);
 #endif
