@@ -602,13 +602,13 @@ TEST(ExchangeDesigns, KautzTreeExchange) {
     EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, std::nullopt), engine), 0);
   }
 #if !defined(__SANITIZE_ADDRESS__)
-  // kautz:3,5 one-port (324 words): within 14 steps (32 leaders, 4 + 5 + 4 = 13), where the
-  // composition of a gather and a broadcast takes 18. (Release only: the search takes a few
-  // seconds, a minute under the sanitizers.)
+  // kautz:3,5 one-port (324 words): 64 leaders, 3 + 6 + 3 = 12 steps (the target was 14),
+  // where the composition of a gather and a broadcast takes 18. (Release only: the search
+  // takes several seconds, minutes under the sanitizers.)
   const int steps = best_of(verified_designs("kautz:3,5", CollectiveKind::ALLREDUCE, 1),
-                            "kautz tree exchange");
+                            "kautz tree exchange (64 leaders");
   EXPECT_GT(steps, 0);
-  EXPECT_LE(steps, 14);
+  EXPECT_LE(steps, 12);
 #endif
 }
 
