@@ -542,6 +542,8 @@ TEST(ExchangeDesigns, KautzExchange) {
     EXPECT_EQ(found, 1) << k.net;
     EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, 1), engine), 0);
   }
+#if !defined(__SANITIZE_ADDRESS__)
+  // (Release only: these two take seconds, minutes under the sanitizers.)
   // kautz:3,5 (324 words): 12 leaders, 3 + 2 + 3 = 8 steps, where the composition of a
   // gather and a broadcast takes 10.
   EXPECT_EQ(best_of(verified_designs("kautz:3,5", CollectiveKind::ALLREDUCE, std::nullopt),
@@ -551,6 +553,7 @@ TEST(ExchangeDesigns, KautzExchange) {
   EXPECT_EQ(best_of(verified_designs("debruijn:3,4", CollectiveKind::ALLREDUCE, std::nullopt),
                     "de Bruijn exchange (9 leaders"),
             6);
+#endif
   // Two faulty copies of each (every channel: 24 runs, over a minute under the sanitizers).
   for (const std::string net : {"kautz:2,3", "debruijn:3,3"}) {
     const Topology k = make_topology(net);
@@ -599,7 +602,11 @@ TEST(ExchangeDesigns, KautzTreeExchange) {
       EXPECT_LE(steps, in + rounds + out) << name;
     }
     EXPECT_EQ(found, 1) << k.net << " ports " << k.ports;
-    EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, std::nullopt), engine), 0);
+    // All-port on the small ones (on the others the Kautz exchange takes seconds).
+    if (k.words <= 36) {
+      EXPECT_EQ(best_of(verified_designs(k.net, CollectiveKind::ALLREDUCE, std::nullopt), engine),
+                0);
+    }
   }
 #if !defined(__SANITIZE_ADDRESS__)
   // kautz:3,5 one-port (324 words): 64 leaders, 3 + 6 + 3 = 12 steps (the target was 14),
