@@ -27,9 +27,9 @@
 // matching, the free letters and the leaders' places in the array: a local search over
 // those (seeded, bounded in moves) minimises the channels two transfers of a round share;
 // a round that still collides is packed first-fit by groups into more steps. Depths are
-// tried from D - 1 down until one does not beat the deeper ones. kautz:3,5: g = 3, 12 leaders, 3 +
-// 2 + 3 = 8 steps (the composition of a gather and a broadcast: 10); at g = 2 the 36 leaders'
-// rounds load half the channels and the search leaves about 90 collisions.
+// tried from D - 1 down until one does not beat the deeper ones. kautz:3,5: g = 3, 12
+// leaders, 3 + 2 + 3 = 8 steps (the composition of a gather and a broadcast: 10); at g = 2
+// the 36 leaders' rounds load half the channels and the search leaves about 90 collisions.
 //
 // The tree exchange, for k ports with k < d: a word may take only k transfers a step, so
 // the forests do not apply. Instead m = (k + 1)^j leaders, any words, form an array of j
@@ -39,7 +39,7 @@
 // shortest path however many hops it has (wormhole), the channels of a step used once: the
 // gather (read backwards: a new word sends to its holder) and the broadcast. With
 // t = ceil(log_(k+1)(n / m)), t + j + t steps when the growth keeps pace; kautz:3,5
-// one-port: 32 leaders, 4 + 5 + 4 = 13 (the composition: 18).
+// one-port: 64 leaders, 3 + 6 + 3 = 12 (the composition: 18).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -522,7 +522,7 @@ std::optional<std::vector<Transfer>> write(const Problem& p, const Words& kw, co
   return out;
 }
 
-// --- one port: free leaders in a binary array, trees over multi-hop paths ----------------
+// --- the tree exchange: free leaders in an array, trees over multi-hop paths -------------
 
 // A tree grown from roots: step[v] is the step of v's one transfer (0 for a root), parent[v]
 // the word it is paired with.
@@ -606,9 +606,9 @@ std::optional<Tree> grow(const Words& kw, const std::vector<Word>& roots, bool t
 // exchange, the generalised recursive doubling; radix 2 pairs i and i ^ 2^r), any distinct
 // words: a local search over the words and their places minimises the channels two
 // transfers of a round share.
-class PairSearch {
+class ArraySearch {
  public:
-  PairSearch(const Words& kw, std::vector<int> radix, std::mt19937_64& rng)
+  ArraySearch(const Words& kw, std::vector<int> radix, std::mt19937_64& rng)
       : kw_(kw), radix_(std::move(radix)), rng_(rng) {
     for (const int r : radix_) {
       stride_.push_back(m_);
@@ -774,9 +774,9 @@ std::optional<TreeDesign> array_design(const Words& kw, const std::vector<int>& 
   // A short search first (fewer moves for a small array); when it leaves a few collisions,
   // a second one ten times longer (kautz:3,5 one-port at 64 leaders: 2 collisions after
   // 200,000 moves, none after 2 million).
-  std::unique_ptr<PairSearch> search;
+  std::unique_ptr<ArraySearch> search;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto next = std::make_unique<PairSearch>(kw, radix, rng);
+    auto next = std::make_unique<ArraySearch>(kw, radix, rng);
     next->run(std::min(200'000LL, 4000 * m) * (attempt == 1 ? 10 : 1));
     if (!search || next->collisions() < search->collisions()) search = std::move(next);
     if (search->collisions() == 0 || search->collisions() > m / 4) break;
