@@ -177,6 +177,21 @@ long long shared_channels(const std::vector<std::vector<int>>& use) {
   return c;
 }
 
+// Adds (+1) or removes (-1) one transfer's channels in a round's counts, counting the
+// collisions made or undone into `delta`.
+void tally(std::vector<int>& use, const std::vector<long long>& arcs, int sign, long long* delta) {
+  for (const long long arc : arcs) {
+    int& c = use[static_cast<std::size_t>(arc)];
+    if (sign > 0) {
+      if (delta && c >= 1) ++*delta;
+      ++c;
+    } else {
+      if (delta && c >= 2) --*delta;
+      --c;
+    }
+  }
+}
+
 // Packs one group's channels first-fit into the steps of a round (`busy[s][channel]`, a
 // step added when none is free): the step taken, or -1 when the group itself uses a
 // channel twice (no step takes it).
@@ -378,22 +393,11 @@ class ExchangeSearch {
     return group_places(i, radix_[s], stride_[s]);
   }
 
-  // Adds (+1) or removes (-1) the channels of one transfer, counting collisions made or
-  // undone into `delta`.
+  // Adds (+1) or removes (-1) the transfer a -> b of round s.
   void count(std::size_t s, int a, int b, int sign, long long* delta) {
-    std::vector<long long>& arcs = scratch_;
     shortest_path(kw_, leader_[static_cast<std::size_t>(a)], leader_[static_cast<std::size_t>(b)],
-                  nullptr, arcs);
-    for (const long long arc : arcs) {
-      int& c = use_[s][static_cast<std::size_t>(arc)];
-      if (sign > 0) {
-        if (delta && c >= 1) ++*delta;
-        ++c;
-      } else {
-        if (delta && c >= 2) --*delta;
-        --c;
-      }
-    }
+                  nullptr, scratch_);
+    tally(use_[s], scratch_, sign, delta);
   }
 
   // Every transfer into or out of place i (once each).
@@ -711,18 +715,10 @@ class ArraySearch {
   std::vector<int> members(int i, std::size_t r) const {
     return group_places(i, radix_[r], stride_[r]);
   }
+  // Adds (+1) or removes (-1) the transfer a -> b of round r.
   void count(std::size_t r, int a, int b, int sign, long long* delta) {
     shortest_path(kw_, word(a), word(b), nullptr, scratch_);
-    for (const long long arc : scratch_) {
-      int& c = use_[r][static_cast<std::size_t>(arc)];
-      if (sign > 0) {
-        if (delta && c >= 1) ++*delta;
-        ++c;
-      } else {
-        if (delta && c >= 2) --*delta;
-        --c;
-      }
-    }
+    tally(use_[r], scratch_, sign, delta);
   }
   // The transfers of the groups of places i and j (each group once).
   void touch2(int i, int j, int sign, long long* delta) {
