@@ -927,14 +927,17 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
       std::mt19937_64 rng(static_cast<unsigned long long>(1000 * g + attempt));
       ExchangeSearch search(kw, g, rng);
       if (!search.run(50'000)) continue;
-      if (fewest >= 0 && search.collisions() >= fewest) continue;
-      Design design = search.pack();
-      if (design.leaders.empty()) continue;
-      fewest = search.collisions();
-      found = std::move(design);
       // Far from none (kautz:3,5 at g = 2: about 100 over 36 leaders): restarts will not
       // clear them.
-      if (fewest > search.leaders() / 4) break;
+      const bool far = search.collisions() > search.leaders() / 4;
+      if (fewest < 0 || search.collisions() < fewest) {
+        Design design = search.pack();
+        if (!design.leaders.empty()) {
+          fewest = search.collisions();
+          found = std::move(design);
+        }
+      }
+      if (far) break;
     }
     if (!found || (best && total(*found) >= total(*best))) break;
     best = std::move(found);
