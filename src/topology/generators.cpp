@@ -28,6 +28,9 @@
 #include "ccsched/topology/io.hpp"
 
 namespace ccsched {
+
+char word_letter(int x) { return static_cast<char>(x < 10 ? '0' + x : 'a' + (x - 10)); }
+
 namespace {
 
 // The spec string being built; every parameter error names it. It also carries the size
@@ -257,8 +260,7 @@ Topology make_utility() {
   return t;
 }
 
-// Letters of Kautz / de Bruijn words: 0-9 then a-z, so a word is a short readable label.
-char letter(long long x) { return static_cast<char>(x < 10 ? '0' + x : 'a' + (x - 10)); }
+char letter(long long x) { return word_letter(static_cast<int>(x)); }
 
 // Kautz digraph K(d, D): words a1..aD over {0..d} with a_i != a_{i+1}, in lexicographic
 // order; channel a1..aD -> a2..aD x for every x != aD (seed 000, section 2).

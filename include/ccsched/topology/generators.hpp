@@ -33,6 +33,9 @@ struct SpecLimits {
 };
 Topology make_topology(std::string_view spec, const SpecLimits& limits);
 
+// The letter of symbol x (0..35) in the labels of Kautz and de Bruijn words: 0-9, then a-z.
+char word_letter(int x);
+
 // True when `t` is exactly the network its name generates (make_topology(t.name()): same
 // nodes, labels and channels). Designs that rely on a family's structure (grids, fat
 // trees) recognise it this way, so a faulty copy, a file with another wiring or other

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "ccsched/engines/reduction.hpp"
+#include "ccsched/topology/generators.hpp"
 #include "rounds.hpp"
 
 namespace ccsched::reduce_detail {
@@ -169,6 +170,23 @@ class Cooling {
   double cool_, temp_ = 1.5;
 };
 
+// Simulated annealing until the cost is 0, `moves` proposals are spent or the budget ends:
+// `propose(&delta)` makes a move and adds its change of the cost into delta (false: it made
+// none), `undo()` takes back the last move made when the cooling refuses it.
+template <class Propose, class Undo>
+void anneal(long long moves, long long& cost, std::mt19937_64& rng, Propose propose, Undo undo) {
+  Cooling cooling(moves);
+  for (long long it = 0; it < moves && cost > 0; ++it, cooling.tick()) {
+    if ((it & 1023) == 0 && t_budget != nullptr && t_budget->expired()) break;
+    long long delta = 0;
+    if (!propose(&delta)) continue;
+    if (cooling.accept(delta, rng))
+      cost += delta;
+    else
+      undo();
+  }
+}
+
 // Transfers beyond the first on each channel, over all rounds.
 long long shared_channels(const std::vector<std::vector<int>>& use) {
   long long c = 0;
@@ -234,16 +252,17 @@ class ExchangeSearch {
     if (!initial()) return false;
     for (int i = 0; i < m_; ++i) touch(i, +1, nullptr);
     cost_ = shared_channels(use_);
-    Cooling cooling(moves);
     std::uniform_real_distribution<double> unit(0, 1);
     std::uniform_int_distribution<int> place(0, m_ - 1);
-    for (long long it = 0; it < moves && cost_ > 0; ++it, cooling.tick()) {
-      if ((it & 1023) == 0 && t_budget != nullptr && t_budget->expired()) break;
+    int i = 0, j = 0;
+    Word before[2];
+    auto propose = [&](long long* delta) {
       const double kind = unit(rng_);
-      const int i = place(rng_), j = place(rng_);
-      if (i == j) continue;
-      const std::vector<Word> before{leader_[static_cast<std::size_t>(i)],
-                                     leader_[static_cast<std::size_t>(j)]};
+      i = place(rng_);
+      j = place(rng_);
+      if (i == j) return false;
+      before[0] = leader_[static_cast<std::size_t>(i)];
+      before[1] = leader_[static_cast<std::size_t>(j)];
       Word wi = before[0], wj = before[1];
       if (kind < 0.6) {
         std::swap(wi, wj);
@@ -251,24 +270,23 @@ class ExchangeSearch {
         wi = join(prefix(wi), suffix(wi));
       } else {
         auto a = join(prefix(wi), suffix(wj)), b = join(prefix(wj), suffix(wi));
-        if (a.empty() || b.empty()) continue;
+        if (a.empty() || b.empty()) return false;
         wi = std::move(a);
         wj = std::move(b);
       }
-      long long delta = 0;
-      touch_pair(i, j, -1, &delta);
-      leader_[static_cast<std::size_t>(i)] = wi;
-      leader_[static_cast<std::size_t>(j)] = wj;
-      touch_pair(i, j, +1, &delta);
-      if (cooling.accept(delta, rng_)) {
-        cost_ += delta;
-      } else {
-        touch_pair(i, j, -1, nullptr);
-        leader_[static_cast<std::size_t>(i)] = before[0];
-        leader_[static_cast<std::size_t>(j)] = before[1];
-        touch_pair(i, j, +1, nullptr);
-      }
-    }
+      touch_pair(i, j, -1, delta);
+      leader_[static_cast<std::size_t>(i)] = std::move(wi);
+      leader_[static_cast<std::size_t>(j)] = std::move(wj);
+      touch_pair(i, j, +1, delta);
+      return true;
+    };
+    auto undo = [&] {
+      touch_pair(i, j, -1, nullptr);
+      leader_[static_cast<std::size_t>(i)] = before[0];
+      leader_[static_cast<std::size_t>(j)] = before[1];
+      touch_pair(i, j, +1, nullptr);
+    };
+    anneal(moves, cost_, rng_, propose, undo);
     return true;
   }
 
@@ -638,38 +656,41 @@ class ArraySearch {
         for (const int j : members(i, r))
           if (j != i) count(r, j, i, +1, nullptr);
     cost_ = shared_channels(use_);
-    Cooling cooling(moves);
     std::uniform_real_distribution<double> unit(0, 1);
     std::uniform_int_distribution<int> place(0, m_ - 1);
-    for (long long it = 0; it < moves && cost_ > 0; ++it, cooling.tick()) {
-      if ((it & 1023) == 0 && t_budget != nullptr && t_budget->expired()) break;
-      const int i = place(rng_);
+    int i = 0, j = 0;
+    long long wi = 0, wj = 0, ni = 0;
+    auto propose = [&](long long* delta) {
       // A new word at place i, or a swap of two places.
+      i = place(rng_);
       const bool fresh = unit(rng_) < 0.5;
-      const int j = fresh ? i : place(rng_);
-      if (!fresh && j == i) continue;
-      const long long wi = place_[static_cast<std::size_t>(i)];
-      const long long wj = place_[static_cast<std::size_t>(j)];
-      const long long ni = fresh ? any(rng_) : wj, nj = wi;
-      if (fresh && leader_[static_cast<std::size_t>(ni)]) continue;
-      long long delta = 0;
-      touch2(i, j, -1, &delta);
+      j = fresh ? i : place(rng_);
+      if (!fresh && j == i) return false;
+      wi = place_[static_cast<std::size_t>(i)];
+      wj = place_[static_cast<std::size_t>(j)];
+      ni = fresh ? any(rng_) : wj;
+      if (fresh && leader_[static_cast<std::size_t>(ni)]) return false;
+      touch2(i, j, -1, delta);
       set(i, ni);
-      if (j != i) set(j, nj);
-      touch2(i, j, +1, &delta);
-      if (cooling.accept(delta, rng_)) {
-        cost_ += delta;
-        if (j == i) {
-          leader_[static_cast<std::size_t>(wi)] = 0;
-          leader_[static_cast<std::size_t>(ni)] = 1;
-        }
-      } else {
-        touch2(i, j, -1, nullptr);
-        set(i, wi);
-        set(j, wj);
-        touch2(i, j, +1, nullptr);
+      if (j != i) set(j, wi);
+      touch2(i, j, +1, delta);
+      if (fresh) {
+        leader_[static_cast<std::size_t>(wi)] = 0;
+        leader_[static_cast<std::size_t>(ni)] = 1;
       }
-    }
+      return true;
+    };
+    auto undo = [&] {
+      touch2(i, j, -1, nullptr);
+      set(i, wi);
+      set(j, wj);
+      touch2(i, j, +1, nullptr);
+      if (j == i) {
+        leader_[static_cast<std::size_t>(ni)] = 0;
+        leader_[static_cast<std::size_t>(wi)] = 1;
+      }
+    };
+    anneal(moves, cost_, rng_, propose, undo);
   }
 
   // Each round's groups packed first-fit into steps (slot[r][i]); the steps, or nullopt
@@ -893,7 +914,7 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
     if (!t.is_processor(static_cast<NodeId>(v))) return;
     const Word w = kw.unrank(v);
     std::string label;
-    for (const int x : w) label.push_back(static_cast<char>(x < 10 ? '0' + x : 'a' + (x - 10)));
+    for (const int x : w) label.push_back(word_letter(x));
     if (t.label(static_cast<NodeId>(v)) != label) return;
   }
   // From the deepest level down (the fewest leaders, the lightest exchange): each level
