@@ -260,8 +260,6 @@ Topology make_utility() {
   return t;
 }
 
-char letter(long long x) { return word_letter(static_cast<int>(x)); }
-
 // Kautz digraph K(d, D): words a1..aD over {0..d} with a_i != a_{i+1}, in lexicographic
 // order; channel a1..aD -> a2..aD x for every x != aD (seed 000, section 2).
 Topology make_kautz(const SpecError& err, std::string_view params) {
@@ -288,9 +286,9 @@ Topology make_kautz(const SpecError& err, std::string_view params) {
       words.push_back(word);
       return;
     }
-    for (long long x = 0; x <= d; ++x) {
-      if (!word.empty() && word.back() == letter(x)) continue;
-      word.push_back(letter(x));
+    for (int x = 0; x <= d; ++x) {
+      if (!word.empty() && word.back() == word_letter(x)) continue;
+      word.push_back(word_letter(x));
       extend();
       word.pop_back();
     }
@@ -300,9 +298,9 @@ Topology make_kautz(const SpecError& err, std::string_view params) {
   std::map<std::string, NodeId> index;
   for (const auto& w : words) index[w] = t.add_node(NodeKind::processor, w);
   for (const auto& w : words)
-    for (long long x = 0; x <= d; ++x) {
-      if (letter(x) == w.back()) continue;
-      const auto target = w.substr(1) + letter(x);
+    for (int x = 0; x <= d; ++x) {
+      if (word_letter(x) == w.back()) continue;
+      const auto target = w.substr(1) + word_letter(x);
       channel_once(t, index.at(w), index.at(target));
     }
   return t;
@@ -326,7 +324,7 @@ Topology make_debruijn(const SpecError& err, std::string_view params) {
     std::string w(static_cast<std::size_t>(big_d), '0');
     long long rest = id;
     for (long long i = big_d - 1; i >= 0; --i) {
-      w[i] = letter(rest % d);
+      w[i] = word_letter(static_cast<int>(rest % d));
       rest /= d;
     }
     t.add_node(NodeKind::processor, w);
