@@ -55,14 +55,16 @@ double parse_size(std::string_view text) {
 }
 
 double default_memory_limit() {
+  // At most 4 GiB: every command answers within a few GB unless told otherwise (a cache
+  // or a search grows into whatever it is given: torus:32x32 REDUCE --blocks 8 took 9.1 GB
+  // under 11.8 GiB and 3.6 GB under 4 GiB, for the same 12 steps, docs/BENCHMARKS.md "The
+  // default memory limit"). On a smaller machine half of it: the rest is for the system,
+  // the other users of the machine, and the error of the estimates.
+  constexpr double kCap = 4.0 * 1024 * 1024 * 1024;
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return 4.0 * 1024 * 1024 * 1024;
-  // Half: the rest is for the system, the other users of the machine, and the error of
-  // the estimates. (Not less on a large machine: the path lists' cap follows the limit, and
-  // under 4 GiB the region broadcast lost its optimum on torus:32x32 and hypercube:10,
-  // docs/BENCHMARKS.md "The default memory limit".)
-  return 0.5 * static_cast<double>(pages) * static_cast<double>(page);
+  if (pages <= 0 || page <= 0) return kCap;
+  return std::min(kCap, 0.5 * static_cast<double>(pages) * static_cast<double>(page));
 }
 
 double memory_limit(const ResourceOptions& o) {
@@ -184,6 +186,9 @@ void plan_resources(const Problem& problem, double limit, SolveRequest& request)
                                        "use a smaller network, a --radius, or raise "
                                        "--max-memory"),
                         "--max-memory");
+    // The designs and greedy that find paths one at a time (first_free_path) list
+    // nothing: their search keeps the cap the lists would have without the limit.
+    request.path_limits.searched_paths_per_pair = PathLimits{}.max_paths_per_pair;
     request.path_limits.max_paths_per_pair = static_cast<std::size_t>(cap);
     request.path_limits.truncate = true;
   }

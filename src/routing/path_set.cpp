@@ -197,8 +197,10 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
   const std::vector<int>* dist_table = closed ? nullptr : &dist_to(to);
   auto ways = [&](NodeId x) { return closed ? metric_->ways(x, to) : (*ways_table)[x]; };
   auto dist = [&](NodeId x) { return closed ? metric_->distance(x, to) : (*dist_table)[x]; };
-  const double limit = static_cast<double>(limits_.max_paths_per_pair);
-  if (!limits_.truncate && ways(from) > limit) too_many_paths(limits_.max_paths_per_pair);
+  const std::size_t cap = limits_.searched_paths_per_pair != 0 ? limits_.searched_paths_per_pair
+                                                                : limits_.max_paths_per_pair;
+  const double limit = static_cast<double>(cap);
+  if (!limits_.truncate && ways(from) > limit) too_many_paths(cap);
   const Topology& t = *topology_;
   if (dead_.size() != static_cast<std::size_t>(t.node_count())) dead_.assign(t.node_count(), 0);
   if (++epoch_ == 0) {  // wrapped: old marks could collide with the new epoch
@@ -211,7 +213,7 @@ std::optional<Path> PathSet::first_free_path(NodeId from, NodeId to,
   // With no cap on the list (the largest size_t: the classical algorithms), no index is
   // ever compared, so the subtrees passed over are not counted (ways() is the larger part
   // of a classical packing's time at 1,024 processors otherwise).
-  const bool capped = limits_.max_paths_per_pair != std::numeric_limits<std::size_t>::max();
+  const bool capped = cap != std::numeric_limits<std::size_t>::max();
   Path path;
   path.nodes.reserve(static_cast<std::size_t>(dist(from)) + 1);
   path.channels.reserve(static_cast<std::size_t>(dist(from)));

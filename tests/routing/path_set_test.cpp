@@ -1,12 +1,13 @@
-// PathSet (docs/RELIABILITY.md, large networks): first_free_path() finds exactly the path a first-fit
-// scan of paths() would take (same order, same per-pair limit, same refusal), path_count()
-// equals the list's length, list() equals paths(), and enumeration stops at the deadline or
-// on the stop flag with the paths found so far.
+// PathSet (docs/RELIABILITY.md, large networks): first_free_path() finds exactly the path a
+// first-fit scan of paths() would take (same order, same per-pair limit or its own search
+// cap, same refusal), path_count() equals the list's length, list() equals paths(), and
+// enumeration stops at the deadline or on the stop flag with the paths found so far.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "../support/slowdown.hpp"
@@ -30,11 +31,13 @@ std::optional<Path> scan(const std::vector<Path>& list, const std::vector<char>&
   return std::nullopt;
 }
 
-void expect_same_as_scan(const std::string& spec, PathLimits limits, double density) {
+// `listed_limits`: the list scanned, when the lazy search's differ (its own search cap).
+void expect_same_as_scan(const std::string& spec, PathLimits limits, double density,
+                         std::optional<PathLimits> listed_limits = std::nullopt) {
   SCOPED_TRACE(spec + " density " + std::to_string(density));
   const Topology t = make_topology(spec);
   const Model m = default_model(t);
-  const PathSet lazy(t, m, limits), listed(t, m, limits);
+  const PathSet lazy(t, m, limits), listed(t, m, listed_limits.value_or(limits));
   ASSERT_TRUE(lazy.searches_lazily());
   std::mt19937_64 rng(42);
   std::bernoulli_distribution taken(density);
@@ -80,6 +83,21 @@ TEST(FirstFreePath, KeepsTheTruncatedListsLimit) {
   limits.max_paths_per_pair = 7;
   limits.truncate = true;
   expect_same_as_scan("hypercube:5", limits, 0.3);
+}
+
+TEST(FirstFreePath, SearchCapOverridesTheListsCap) {
+  // The lists cut to 7 paths a pair by the memory limit, the search kept at 60
+  // (PathLimits::searched_paths_per_pair, as plan_resources sets it): the search takes
+  // the first free path of a list of 60, beyond the 7th where that is the first free one.
+  PathLimits limits;
+  limits.max_paths_per_pair = 7;
+  limits.truncate = true;
+  limits.searched_paths_per_pair = 60;
+  PathLimits listed = limits;
+  listed.max_paths_per_pair = 60;
+  listed.searched_paths_per_pair = 0;
+  expect_same_as_scan("hypercube:5", limits, 0.3, listed);
+  expect_same_as_scan("hypercube:5", limits, 0.6, listed);
 }
 
 TEST(FirstFreePath, UncappedSearchSkipsNoPath) {

@@ -30,6 +30,11 @@ struct PathLimits {
   // large networks). Engines that prove nothing (greedy, evolutionary) lose only choice;
   // an exact engine's "infeasible" is then no proof (see truncated()).
   bool truncate = false;
+  // first_free_path() passes over at most this many paths of a pair's list (0: the same
+  // max_paths_per_pair as the lists). It lists nothing, so a cap on the lists set by the
+  // memory limit need not shorten its search (plan_resources sets this to the cap the
+  // lists would have without the limit; docs/BENCHMARKS.md "The default memory limit").
+  std::size_t searched_paths_per_pair = 0;
   // Stop enumerating a pair's list at this time or when `*stop` becomes true (docs/RELIABILITY.md:
   // --time-limit and Ctrl-C). A list cut short keeps the paths found so far (at least
   // one when the pair has any) and counts as truncated(): callers keep working with
@@ -67,7 +72,8 @@ class PathSet {
   // (searches_lazily()). The number of allowed paths from `from` to `to` before any limit
   // (a double: it overflows 64 bits on large tori), and the first path of paths(from, to)
   // -- same order, same limit -- whose channels are all free (used[c] == 0), or nullopt
-  // when none is. Throws like paths() where paths() would refuse the pair. Not cached, so
+  // when none is (the limit being PathLimits::searched_paths_per_pair when set). Throws
+  // like paths() where paths() would refuse the pair. Not cached, so
   // a greedy scan that tries one pair at many steps costs no memory; a depth-first search
   // over the shortest-path DAG that remembers the nodes with no free way on, so each call
   // is linear in the DAG's size.
