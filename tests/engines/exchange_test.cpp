@@ -451,6 +451,32 @@ TEST(ExchangeDesigns, BandScan) {
             0);
 }
 
+TEST(ExchangeDesigns, PlacedBrentKung) {
+  // Brent-Kung as a list schedule on any network (engines/reduce/placed_scan.cpp): every
+  // schedule verifies and never undercuts a lower bound, one-port and all-port, on
+  // digraphs, on networks with switches and on a faulty copy; on kautz:3,5 the rounds
+  // overlap where the packed network gives each its own steps (32 there).
+  for (const std::string net : {"kautz:2,3", "petersen", "torus:4x4", "hypercube:4", "fattree:8",
+                                "ring:9", "mesh:3x5", "debruijn:2,4", "omega:8"})
+    for (std::optional<int> ports : {std::optional<int>(1), std::optional<int>()}) {
+      const Problem p = make_reduction_problem(net, CollectiveKind::SCAN, ports);
+      const int placed = best_of(verified_designs(p), "placed brent-kung");
+      EXPECT_GT(placed, 0) << net;
+      const PathSet paths(p.topology, p.model);
+      for (const LowerBound& b : lower_bounds(p, paths).bounds) EXPECT_LE(b.value, placed) << net;
+    }
+  Problem longer = make_reduction_problem("torus:4x4", CollectiveKind::SCAN, std::nullopt);
+  longer.model.routing = Routing::nonminimal;
+  EXPECT_GT(best_of(verified_designs(longer), "placed brent-kung"), 0);
+  const Topology k23 = make_topology("kautz:2,3");
+  EXPECT_GT(best_of(verified_designs_without("kautz:2,3", CollectiveKind::SCAN, {k23.channels()[5]}),
+                    "placed brent-kung"),
+            0);
+  const auto kautz = verified_designs("kautz:3,5", CollectiveKind::SCAN, std::nullopt);
+  EXPECT_LE(best_of(kautz, "placed brent-kung"), 24);
+  EXPECT_LT(best_of(kautz, "placed brent-kung"), best_of(kautz, "brent-kung"));
+}
+
 TEST(ExchangeDesigns, HypercubeScanByLevels) {
   // SCAN on hypercube:n by levels of block programs (engines/reduce/hscan.cpp): all-port,
   // the top dimensions by a plain prefix program (8 in 2 steps, 32 in 3) and Hillis-Steele

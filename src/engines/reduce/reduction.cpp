@@ -714,6 +714,8 @@ std::vector<ReductionCandidate> reduction_designs(const Problem& problem, const 
   add(ring(problem, paths), "ring");
   if (scan_packed) add(hillis_steele(problem, paths), "hillis-steele");
   if (scan_packed) add(chain_scan(problem, paths), "chain-scan");
+  // Last, so that on a tie the designs above keep the cell.
+  add_placed_scan_designs(problem, paths, out);
   return out;
 }
 

@@ -122,6 +122,11 @@ void add_band_scan_designs(const Problem& p, std::vector<ReductionCandidate>& ou
 void add_branching_designs(const Problem& p, const Budget& budget,
                            std::vector<ReductionCandidate>& out);
 
+// Brent-Kung for SCAN as a list schedule on any network up to kDirectDesignProcessors,
+// each transfer in the earliest step with a free path (placed_scan.cpp), appended to `out`.
+void add_placed_scan_designs(const Problem& p, const PathSet& paths,
+                             std::vector<ReductionCandidate>& out);
+
 // SCAN on hypercube:n by levels of block programs, fewer than n steps with enough ports
 // (hscan.cpp), appended to `out`.
 void add_hypercube_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);

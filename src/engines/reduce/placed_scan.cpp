@@ -1,0 +1,313 @@
+// SCAN on any network as a list schedule of Brent-Kung's prefix network (docs/ENGINES.md,
+// "Reductions: placed prefix networks"). The packed prefix networks (prefix.cpp) give each
+// round its own steps, so a round that spills into a second step holds every later round
+// back; on kautz:3,5, whose consecutive ids are up to 5 hops apart, that made 32 steps.
+// Here the transfers of Brent-Kung of radix r are taken in the network's sequential order
+// (rounds one after the other, a round's transfers by receiver from the last position
+// down, so that a position sends the value it held before the round), and each is placed
+// in the earliest step that
+//   - follows the step that made the sender's value (its reception of that value),
+//   - is not before the receiver's previous reception (receives in one step all take
+//     effect at its end; the values are disjoint, as in the sequential order),
+//   - is not before the last send of the receiver's current value (a value is sent as it
+//     stood at the start of the step),
+//   - has a path of free channels from sender to receiver at most `slack` hops longer than
+//     the shortest (a breadth-first search over the channels that step leaves free; 0
+//     under minimal routing, else the model's extra hops as well), and a free port at both
+//     ends.
+// A sender's next reception is placed after its sends of the value before it, so every
+// transfer carries the value the sequential network meant, and the schedule computes what
+// the network computes: every position's inclusive prefix (the driver verifies it). Later
+// rounds start where their inputs are ready, so the rounds overlap. O(p) transfers; a
+// search of O(channels) a transfer and a step tried, so it is offered up to
+// kDirectDesignProcessors.
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ccsched/engines/reduction.hpp"
+#include "rounds.hpp"
+
+namespace ccsched::reduce_detail {
+namespace {
+
+using Pair = std::pair<int, int>;  // (sender, receiver) positions in the sender order
+
+// Random orders of the rounds tried for the two best plans, on networks up to this size
+// (kautz:3,5: about 15 ms a placement).
+constexpr int kShuffles = 16;
+constexpr int kShuffledProcessors = 1024;
+
+// Brent-Kung on positions 0..n-1 in sequential order (prefix.cpp's rounds), with its own
+// radix a level: radices[l] for level l from the finest (the last one repeated). A round's
+// transfers by receiver from the last position down; with `rng`, the round's chains in a
+// random interleaving instead: in the up-sweep every transfer is a chain of its own (no
+// position both sends and receives there), in the down-sweep a group's transfers are one
+// chain, by receiver from its last position down (a sub-block end sends its sum to its
+// younger siblings before it takes its prefix). Either order is sequentially valid.
+std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices,
+                                   std::mt19937_64* rng) {
+  std::vector<long long> sizes;  // the block size of each level
+  std::vector<int> radix;        // and its radix
+  for (long long s = 1; s < n; s *= radix.back()) {
+    radix.push_back(radices[std::min(sizes.size(), radices.size() - 1)]);
+    sizes.push_back(s);
+  }
+  std::vector<Pair> out;
+  std::vector<std::vector<Pair>> chains;
+  auto by_receiver = [](const Pair& x, const Pair& y) { return x.second > y.second; };
+  auto close = [&] {
+    if (rng == nullptr) {
+      std::vector<Pair> round;
+      for (const auto& chain : chains) round.insert(round.end(), chain.begin(), chain.end());
+      std::stable_sort(round.begin(), round.end(), by_receiver);
+      out.insert(out.end(), round.begin(), round.end());
+    } else {
+      std::vector<std::size_t> next(chains.size(), 0), open;
+      for (std::size_t k = 0; k < chains.size(); ++k) {
+        std::stable_sort(chains[k].begin(), chains[k].end(), by_receiver);
+        if (!chains[k].empty()) open.push_back(k);
+      }
+      while (!open.empty()) {
+        const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(*rng);
+        const std::size_t k = open[pick];
+        out.push_back(chains[k][next[k]++]);
+        if (next[k] == chains[k].size()) {
+          open[pick] = open.back();
+          open.pop_back();
+        }
+      }
+    }
+    chains.clear();
+  };
+  for (std::size_t level = 0; level < sizes.size(); ++level) {
+    const long long size = sizes[level];
+    const long long group = size * radix[level];
+    for (long long start = 0; start < n; start += group) {
+      const long long last = std::min<long long>(start + group, n) - 1;
+      for (long long b = start + size - 1; b < last; b += size)
+        chains.push_back({{static_cast<int>(b), static_cast<int>(last)}});
+    }
+    close();
+  }
+  for (std::size_t level = sizes.size(); level-- > 0;) {
+    const long long size = sizes[level];
+    const long long group = size * radix[level];
+    for (long long start = 0; start < n; start += group) {
+      std::vector<Pair> chain;
+      for (long long m = 0; m < radix[level] - 1; ++m) {
+        const long long last = start + (m + 1) * size - 1;
+        if (last >= std::min<long long>(start + group, n) - 1) break;
+        if (start > 0) chain.push_back({static_cast<int>(start - 1), static_cast<int>(last)});
+        for (long long k = 0; k < m; ++k)
+          chain.push_back({static_cast<int>(start + (k + 1) * size - 1), static_cast<int>(last)});
+      }
+      chains.push_back(std::move(chain));
+    }
+    close();
+  }
+  return out;
+}
+
+class ListPlacer {
+ public:
+  ListPlacer(const Problem& p, const PathSet& paths, int slack)
+      : p_(p),
+        t_(p.topology),
+        paths_(paths),
+        slack_(slack),
+        ports_(effective_ports(p)),
+        made_(static_cast<std::size_t>(t_.node_count()), std::vector<int>{0}),
+        last_send_(static_cast<std::size_t>(t_.node_count()), std::vector<int>{0}),
+        seen_(static_cast<std::size_t>(t_.node_count()), 0),
+        via_(static_cast<std::size_t>(t_.node_count()), kNoChannel) {}
+
+  // False when no step within reach has a path (a network the sequence cannot cross).
+  bool add(NodeId j, NodeId i) {
+    const int limit = paths_.distance(j, i);
+    if (limit == kUnreachable) return false;
+    auto& mj = made_[static_cast<std::size_t>(j)];
+    auto& mi = made_[static_cast<std::size_t>(i)];
+    auto& si = last_send_[static_cast<std::size_t>(i)];
+    const int lo = std::max({mj.back() + 1, mi.back(), si.back()});
+    for (int t = lo; t < lo + kReach; ++t) {
+      grow(t);
+      const auto s = static_cast<std::size_t>(t - 1);
+      if (sends_[s][static_cast<std::size_t>(j)] >= ports_ ||
+          receives_[s][static_cast<std::size_t>(i)] >= ports_)
+        continue;
+      std::vector<NodeId> path = route(j, i, limit + slack_, busy_[s]);
+      if (path.empty()) continue;
+      for (std::size_t k = 0; k + 1 < path.size(); ++k)
+        busy_[s][static_cast<std::size_t>(channel_of(path[k], path[k + 1]))] = 1;
+      ++sends_[s][static_cast<std::size_t>(j)];
+      ++receives_[s][static_cast<std::size_t>(i)];
+      int& last = last_send_[static_cast<std::size_t>(j)].back();
+      last = std::max(last, t);
+      mi.push_back(t);
+      si.push_back(0);
+      placed_.push_back({t, std::move(path)});
+      return true;
+    }
+    return false;
+  }
+  const std::vector<std::pair<int, std::vector<NodeId>>>& placed() const { return placed_; }
+
+ private:
+  // Steps a transfer may wait past its earliest: far more than any prefix network here
+  // needs; a transfer that finds no path within them fails the design.
+  static constexpr int kReach = 64;
+
+  void grow(int t) {
+    while (static_cast<int>(busy_.size()) < t) {
+      busy_.emplace_back(static_cast<std::size_t>(t_.channel_count()), 0);
+      sends_.emplace_back(static_cast<std::size_t>(t_.node_count()), 0);
+      receives_.emplace_back(static_cast<std::size_t>(t_.node_count()), 0);
+    }
+  }
+
+  ChannelId channel_of(NodeId a, NodeId b) const {
+    for (const ChannelId c : t_.out_channels(a))
+      if (t_.channel(c).to == b) return c;
+    return kNoChannel;
+  }
+
+  // A shortest path of free channels from a to b of at most `most` hops (breadth-first,
+  // out-channels in order), or empty.
+  std::vector<NodeId> route(NodeId a, NodeId b, int most, const std::vector<char>& busy) {
+    if (++epoch_ == 0) {
+      std::fill(seen_.begin(), seen_.end(), 0);
+      epoch_ = 1;
+    }
+    std::deque<std::pair<NodeId, int>> queue{{a, 0}};
+    seen_[static_cast<std::size_t>(a)] = epoch_;
+    bool found = false;
+    while (!queue.empty() && !found) {
+      const auto [u, d] = queue.front();
+      queue.pop_front();
+      if (d == most) continue;
+      for (const ChannelId c : t_.out_channels(u)) {
+        if (busy[static_cast<std::size_t>(c)]) continue;
+        const NodeId v = t_.channel(c).to;
+        // The path names nodes, so of parallel channels only the first is taken.
+        if (seen_[static_cast<std::size_t>(v)] == epoch_ || channel_of(u, v) != c) continue;
+        seen_[static_cast<std::size_t>(v)] = epoch_;
+        via_[static_cast<std::size_t>(v)] = c;
+        if (v == b) {
+          found = true;
+          break;
+        }
+        queue.push_back({v, d + 1});
+      }
+    }
+    if (!found) return {};
+    std::vector<NodeId> path{b};
+    while (path.back() != a) path.push_back(t_.channel(via_[static_cast<std::size_t>(path.back())]).from);
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+
+  const Problem& p_;
+  const Topology& t_;
+  const PathSet& paths_;
+  int slack_, ports_;
+  std::vector<std::vector<int>> made_;       // per node: the step that made each value
+  std::vector<std::vector<int>> last_send_;  // per node and value: its last send
+  std::vector<std::vector<char>> busy_;      // per step: channels in use
+  std::vector<std::vector<int>> sends_, receives_;
+  std::vector<std::uint32_t> seen_;
+  std::vector<ChannelId> via_;
+  std::uint32_t epoch_ = 0;
+  std::vector<std::pair<int, std::vector<NodeId>>> placed_;
+};
+
+std::optional<std::vector<Transfer>> placed_brent_kung(const Problem& p, const PathSet& paths,
+                                                       const std::vector<int>& radices,
+                                                       int slack, std::mt19937_64* rng) {
+  const Collective& c = p.collective;
+  const int n = static_cast<int>(c.senders.size());
+  ListPlacer placer(p, paths, slack);
+  for (const auto& [from, to] : brent_kung_order(n, radices, rng)) {
+    if (t_budget != nullptr && t_budget->expired()) return std::nullopt;
+    if (!placer.add(c.senders[static_cast<std::size_t>(from)],
+                    c.senders[static_cast<std::size_t>(to)]))
+      return std::nullopt;
+  }
+  const std::vector<int> blocks = all_blocks(c);
+  std::vector<Transfer> out;
+  for (const auto& [t, path] : placer.placed())
+    if (!add_path_transfers(out, p, static_cast<Step>(t), path, blocks, ReductionRecv::reduce))
+      return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+void add_placed_scan_designs(const Problem& p, const PathSet& paths,
+                             std::vector<ReductionCandidate>& out) {
+  const Collective& c = p.collective;
+  if (c.kind != CollectiveKind::SCAN || c.senders.size() < 2 ||
+      (c.blocks != 1 && !p.model.combining) || p.model.switching != Switching::wormhole ||
+      p.topology.processor_count() > kDirectDesignProcessors)
+    return;
+  const int most = std::min(effective_ports(p) + 1, 8);
+  // Minimal paths, and under non-minimal routing also the model's longest.
+  std::vector<int> slacks{0};
+  if (p.model.routing == Routing::nonminimal && p.model.extra_hops > 0)
+    slacks.push_back(p.model.extra_hops);
+  // One radix throughout, or radix 2 on the 1-3 finest levels (the busiest: every
+  // position takes part) and a larger one above.
+  std::vector<std::vector<int>> plans;
+  for (int radix = 2; radix <= most; ++radix) plans.push_back({radix});
+  for (int low = 1; low <= 3; ++low)
+    for (int radix = 3; radix <= most; ++radix) {
+      plans.push_back(std::vector<int>(static_cast<std::size_t>(low), 2));
+      plans.back().push_back(radix);
+    }
+  std::optional<std::vector<Transfer>> best;
+  Step best_steps = 0;
+  std::string best_name;
+  // Every plan in the fixed order, then (up to kShuffledProcessors) the two best in
+  // kShuffles random orders each; the random orders come from a fixed seed, so the
+  // design is the same on every run.
+  std::vector<std::pair<Step, std::size_t>> ranked;  // (steps, plan index)
+  std::mt19937_64 rng(1);
+  auto run = [&](std::size_t index, int slack, bool shuffle) -> Step {
+    const std::vector<int>& plan = plans[index];
+    auto transfers = placed_brent_kung(p, paths, plan, slack, shuffle ? &rng : nullptr);
+    if (!transfers) return 0;
+    Step steps = 0;
+    for (const Transfer& t : *transfers) steps = std::max(steps, t.step);
+    if (best && steps >= best_steps) return steps;
+    best = std::move(transfers);
+    best_steps = steps;
+    best_name = "placed brent-kung (radix " + std::to_string(plan.back());
+    if (plan.size() > 1)
+      best_name += ", 2 on the finest " + std::to_string(plan.size() - 1) + " level" +
+                   (plan.size() > 2 ? "s" : "");
+    if (slack > 0) best_name += ", paths up to " + std::to_string(slack) + " hops longer";
+    if (shuffle) best_name += ", shuffled rounds";
+    best_name += ")";
+    return steps;
+  };
+  for (std::size_t k = 0; k < plans.size(); ++k)
+    for (const int slack : slacks) {
+      if (t_budget != nullptr && t_budget->expired()) break;
+      if (const Step steps = run(k, slack, false); steps > 0 && slack == slacks.back())
+        ranked.push_back({steps, k});
+    }
+  std::stable_sort(ranked.begin(), ranked.end());
+  if (p.topology.processor_count() <= kShuffledProcessors)
+    for (std::size_t r = 0; r < std::min<std::size_t>(2, ranked.size()); ++r)
+      for (int trial = 0; trial < kShuffles; ++trial) {
+        if (t_budget != nullptr && t_budget->expired()) break;
+        run(ranked[r].second, slacks.back(), true);
+      }
+  if (best) out.push_back({best_name, assemble_schedule(p, std::move(*best), "", 0)});
+}
+
+}  // namespace ccsched::reduce_detail
