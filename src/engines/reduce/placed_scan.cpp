@@ -237,12 +237,7 @@ std::optional<std::vector<Transfer>> placed_brent_kung(const Problem& p, const P
                     c.senders[static_cast<std::size_t>(to)]))
       return std::nullopt;
   }
-  const std::vector<int> blocks = all_blocks(c);
-  std::vector<Transfer> out;
-  for (const auto& [t, path] : placer.placed())
-    if (!add_path_transfers(out, p, static_cast<Step>(t), path, blocks, ReductionRecv::reduce))
-      return std::nullopt;
-  return out;
+  return reduce_transfers(p, placer.placed());
 }
 
 }  // namespace
@@ -287,8 +282,9 @@ void add_placed_scan_designs(const Problem& p, const PathSet& paths,
     best_steps = steps;
     best_name = "placed brent-kung (radix " + std::to_string(plan.back());
     if (plan.size() > 1)
-      best_name += ", 2 on the finest " + std::to_string(plan.size() - 1) + " level" +
-                   (plan.size() > 2 ? "s" : "");
+      best_name += plan.size() == 2 ? std::string(", 2 on the finest level")
+                                    : ", 2 on the finest " + std::to_string(plan.size() - 1) +
+                                          " levels";
     if (slack > 0) best_name += ", paths up to " + std::to_string(slack) + " hops longer";
     if (shuffle) best_name += ", shuffled rounds";
     best_name += ")";

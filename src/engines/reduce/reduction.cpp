@@ -219,6 +219,16 @@ bool add_path_transfers(std::vector<Transfer>& out, const Problem& p, Step step,
   return ok;
 }
 
+std::optional<std::vector<Transfer>> reduce_transfers(
+    const Problem& p, const std::vector<std::pair<int, std::vector<NodeId>>>& placed) {
+  const std::vector<int> blocks = all_blocks(p.collective);
+  std::vector<Transfer> out;
+  for (const auto& [t, path] : placed)
+    if (!add_path_transfers(out, p, static_cast<Step>(t), path, blocks, ReductionRecv::reduce))
+      return std::nullopt;
+  return out;
+}
+
 void add_hops(std::vector<Hop>& group, const Problem& p, NodeId from, NodeId to,
               const std::vector<int>& blocks, ReductionSend send, ReductionRecv recv) {
   if (p.model.combining) {

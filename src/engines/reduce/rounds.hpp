@@ -77,6 +77,12 @@ bool add_path_transfers(std::vector<Transfer>& out, const Problem& p, Step step,
                         const std::vector<NodeId>& path, const std::vector<int>& blocks,
                         ReductionRecv recv);
 
+// The transfers of a list schedule's (step, node path) pairs, each adding the sender's
+// accumulator of every block into the receiver's (add_path_transfers); nullopt when a path
+// lacks a channel.
+std::optional<std::vector<Transfer>> reduce_transfers(
+    const Problem& p, const std::vector<std::pair<int, std::vector<NodeId>>>& placed);
+
 // The sides of a torus or mesh whose nodes are all processors numbered row-major (empty
 // otherwise); `wrap` tells torus from mesh. The Problem form also needs every processor
 // to take part in the collective.

@@ -377,12 +377,7 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
       }
     }
   sweep(false);
-  const std::vector<int> blocks = all_blocks(p.collective);
-  std::vector<Transfer> out;
-  for (const auto& [t, path] : placer.placed())
-    if (!add_path_transfers(out, p, static_cast<Step>(t), path, blocks, ReductionRecv::reduce))
-      return std::nullopt;
-  return out;
+  return reduce_transfers(p, placer.placed());
 }
 
 }  // namespace
