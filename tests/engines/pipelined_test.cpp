@@ -27,6 +27,16 @@ std::vector<ReductionCandidate> designs_for(const Problem& p, const PathSet& pat
   return pipelined_designs(p, paths, one);
 }
 
+// The driver answers `p` with `steps`, proven optimal, within 30 s.
+void expect_driver_proves(const Problem& p, int steps, const std::string& what) {
+  SolveRequest request;
+  request.time_limit = 30;
+  const SolveOutcome out = testing_support::solve_checked(p, request, what);
+  ASSERT_TRUE(out.schedule) << what;
+  EXPECT_EQ(out.schedule->steps, steps) << what;
+  EXPECT_TRUE(out.optimal) << what;
+}
+
 TEST(PipelinedDesigns, EveryDesignVerifies) {
   struct Case {
     const char* net;
@@ -81,6 +91,42 @@ TEST(PipelinedDesigns, TranslatedTreesMeetTheVolumeBoundOnATorus) {
   const PathSet paths(p.topology, p.model);
   EXPECT_EQ(lower_bounds(p, paths).best, 32);
   EXPECT_EQ(best_steps(p, "pipelined trees, translated (lockstep)"), 32);
+}
+
+// hypercube:6 with 64 blocks (engines/reduce/cube_blocks.cpp): a one-block template and
+// its time reversal moved over the even-weight translations fill every channel in every
+// step, 21 steps = the reduce-volume bound 2 (p - 1) B / (p k); the driver proves it
+// optimal. Its schedule verifies; a faulty copy, another block count or too few ports get
+// nothing from it.
+TEST(PipelinedDesigns, BlockTemplatesMeetTheVolumeBoundOnHypercube6) {
+  auto templates = [](const Problem& q) {
+    const PathSet paths(q.topology, q.model);
+    std::vector<Schedule> found;
+    for (auto& d : pipelined_designs(q, paths, {}))
+      if (d.design.rfind("block templates", 0) == 0) found.push_back(std::move(d.schedule));
+    return found;
+  };
+  const Problem p =
+      make_reduction_problem("hypercube:6", CollectiveKind::ALLREDUCE, std::nullopt, 64);
+  const PathSet paths(p.topology, p.model);
+  EXPECT_EQ(lower_bounds(p, paths).best, 21);
+  const auto direct = templates(p);
+  ASSERT_EQ(direct.size(), 1u);
+  EXPECT_EQ(direct[0].steps, 21);
+  EXPECT_TRUE(verify_schedule(direct[0]).empty());
+  // Every channel busy in every step.
+  EXPECT_EQ(direct[0].transfers.size(), 21u * 384u);
+  expect_driver_proves(p, 21, "hypercube:6 blocks 64");
+  // Not offered on a faulty copy, for another block count, or under one port.
+  Problem faulty = p;
+  const std::vector<Channel> broken{Channel{0, 1}};
+  faulty.topology = p.topology.without_channels(broken);
+  EXPECT_TRUE(templates(faulty).empty());
+  EXPECT_TRUE(templates(make_reduction_problem("hypercube:6", CollectiveKind::ALLREDUCE,
+                                               std::nullopt, 32))
+                  .empty());
+  EXPECT_TRUE(
+      templates(make_reduction_problem("hypercube:6", CollectiveKind::ALLREDUCE, 1, 64)).empty());
 }
 
 // REDUCE over arc-disjoint trees (docs/ENGINES.md, "Several blocks"): on a torus four
@@ -158,12 +204,7 @@ TEST(PipelinedDesigns, DisjointTreesPipelineReduceAndAllreduce) {
 // The driver: ring:8 1-port, 8 blocks: 14 steps, proven by reduce-volume.
 TEST(PipelinedDesigns, DriverProvesRingOfEightBlocksOnePort) {
   const Problem p = make_reduction_problem("ring:8", CollectiveKind::ALLREDUCE, 1, 8);
-  SolveRequest request;
-  request.time_limit = 30;
-  const SolveOutcome out = testing_support::solve_checked(p, request, "ring:8 blocks 8");
-  ASSERT_TRUE(out.schedule);
-  EXPECT_EQ(out.schedule->steps, 14);
-  EXPECT_TRUE(out.optimal);
+  expect_driver_proves(p, 14, "ring:8 blocks 8");
 }
 
 // Pipelined SCAN: two blocks of ring:8 under one port overlap (8 steps; one block takes

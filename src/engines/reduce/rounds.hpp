@@ -133,6 +133,11 @@ void add_branching_designs(const Problem& p, const Budget& budget,
 void add_placed_scan_designs(const Problem& p, const PathSet& paths,
                              std::vector<ReductionCandidate>& out);
 
+// ALLREDUCE of 64 blocks on hypercube:6 in 21 steps, the volume bound: a one-block
+// template and its time reversal moved over the even-weight translations (cube_blocks.cpp),
+// appended to `out`.
+void add_cube_block_designs(const Problem& p, std::vector<ReductionCandidate>& out);
+
 // SCAN on hypercube:n by levels of block programs, fewer than n steps with enough ports
 // (hscan.cpp), appended to `out`.
 void add_hypercube_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
