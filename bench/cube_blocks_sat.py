@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A one-block ALLREDUCE template for hypercube:n with 2^n blocks at the volume bound
-(docs/ENGINES.md, "Block templates on hypercube:6"; the table in
+(docs/ENGINES.md, "Block templates on hypercubes"; the table in
 src/engines/reduce/cube_blocks.cpp came from `FLIP=0 MASK=63 python3
 bench/cube_blocks_sat.py 6 21 9`, about a second, and the tests verify its schedule). Run
 offline, never at solve time; needs the `cadical` binary (Debian package cadical):

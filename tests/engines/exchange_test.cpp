@@ -469,9 +469,9 @@ TEST(ExchangeDesigns, PlacedBrentKung) {
   longer.model.routing = Routing::nonminimal;
   EXPECT_GT(best_of(verified_designs(longer), "placed brent-kung"), 0);
   const Topology k23 = make_topology("kautz:2,3");
-  EXPECT_GT(best_of(verified_designs_without("kautz:2,3", CollectiveKind::SCAN, {k23.channels()[5]}),
-                    "placed brent-kung"),
-            0);
+  const auto faulty =
+      verified_designs_without("kautz:2,3", CollectiveKind::SCAN, {k23.channels()[5]});
+  EXPECT_GT(best_of(faulty, "placed brent-kung"), 0);
   const auto kautz = verified_designs("kautz:3,5", CollectiveKind::SCAN, std::nullopt);
   EXPECT_LE(best_of(kautz, "placed brent-kung"), 23);
   EXPECT_LT(best_of(kautz, "placed brent-kung"), best_of(kautz, "brent-kung"));

@@ -93,12 +93,12 @@ TEST(PipelinedDesigns, TranslatedTreesMeetTheVolumeBoundOnATorus) {
   EXPECT_EQ(best_steps(p, "pipelined trees, translated (lockstep)"), 32);
 }
 
-// hypercube:6 with 64 blocks (engines/reduce/cube_blocks.cpp): a one-block template and
-// its time reversal moved over the even-weight translations fill every channel in every
-// step, 21 steps = the reduce-volume bound 2 (p - 1) B / (p k); the driver proves it
-// optimal. Its schedule verifies; a faulty copy, another block count or too few ports get
-// nothing from it.
-TEST(PipelinedDesigns, BlockTemplatesMeetTheVolumeBoundOnHypercube6) {
+// hypercube:n with 2^n blocks, n = 5, 6, 7 (engines/reduce/cube_blocks.cpp): a one-block
+// template and its time reversal moved over the even-weight translations meet the
+// reduce-volume bound ceil(2 (p - 1) B / (p n)), 13, 21 and 37 steps (on hypercube:6 every
+// channel busy every step); the driver proves them optimal. The schedules verify; a faulty
+// copy, another block count or too few ports get nothing from it.
+TEST(PipelinedDesigns, BlockTemplatesMeetTheVolumeBoundOnHypercubes) {
   auto templates = [](const Problem& q) {
     const PathSet paths(q.topology, q.model);
     std::vector<Schedule> found;
@@ -106,21 +106,26 @@ TEST(PipelinedDesigns, BlockTemplatesMeetTheVolumeBoundOnHypercube6) {
       if (d.design.rfind("block templates", 0) == 0) found.push_back(std::move(d.schedule));
     return found;
   };
-  const Problem p =
-      make_reduction_problem("hypercube:6", CollectiveKind::ALLREDUCE, std::nullopt, 64);
-  const PathSet paths(p.topology, p.model);
-  EXPECT_EQ(lower_bounds(p, paths).best, 21);
-  const auto direct = templates(p);
-  ASSERT_EQ(direct.size(), 1u);
-  EXPECT_EQ(direct[0].steps, 21);
-  EXPECT_TRUE(verify_schedule(direct[0]).empty());
-  // Every channel busy in every step.
-  EXPECT_EQ(direct[0].transfers.size(), 21u * 384u);
-  expect_driver_proves(p, 21, "hypercube:6 blocks 64");
+  for (const auto& [dims, steps] : {std::pair{5, 13}, std::pair{6, 21}, std::pair{7, 37}}) {
+    const std::string net = "hypercube:" + std::to_string(dims);
+    const Problem p =
+        make_reduction_problem(net, CollectiveKind::ALLREDUCE, std::nullopt, 1 << dims);
+    const PathSet paths(p.topology, p.model);
+    EXPECT_EQ(lower_bounds(p, paths).best, steps) << net;
+    const auto direct = templates(p);
+    ASSERT_EQ(direct.size(), 1u) << net;
+    EXPECT_EQ(direct[0].steps, steps) << net;
+    EXPECT_TRUE(verify_schedule(direct[0]).empty()) << net;
+    if (dims == 6) {
+      EXPECT_EQ(direct[0].transfers.size(), 21u * 384u);  // every channel, every step
+    }
+    if (dims != 7) expect_driver_proves(p, steps, net + " blocks");
+  }
   // Not offered on a faulty copy, for another block count, or under one port.
-  Problem faulty = p;
+  Problem faulty =
+      make_reduction_problem("hypercube:6", CollectiveKind::ALLREDUCE, std::nullopt, 64);
   const std::vector<Channel> broken{Channel{0, 1}};
-  faulty.topology = p.topology.without_channels(broken);
+  faulty.topology = faulty.topology.without_channels(broken);
   EXPECT_TRUE(templates(faulty).empty());
   EXPECT_TRUE(templates(make_reduction_problem("hypercube:6", CollectiveKind::ALLREDUCE,
                                                std::nullopt, 32))

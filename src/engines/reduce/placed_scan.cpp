@@ -49,8 +49,7 @@ constexpr int kShuffledProcessors = 1024;
 // position both sends and receives there), in the down-sweep a group's transfers are one
 // chain, by receiver from its last position down (a sub-block end sends its sum to its
 // younger siblings before it takes its prefix). Either order is sequentially valid.
-std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices,
-                                   std::mt19937_64* rng) {
+std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices, std::mt19937_64* rng) {
   std::vector<long long> sizes;  // the block size of each level
   std::vector<int> radix;        // and its radix
   for (long long s = 1; s < n; s *= radix.back()) {
@@ -73,7 +72,8 @@ std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices,
         if (!chains[k].empty()) open.push_back(k);
       }
       while (!open.empty()) {
-        const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(*rng);
+        const std::size_t pick =
+            std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(*rng);
         const std::size_t k = open[pick];
         out.push_back(chains[k][next[k]++]);
         if (next[k] == chains[k].size()) {
@@ -206,7 +206,8 @@ class ListPlacer {
     }
     if (!found) return {};
     std::vector<NodeId> path{b};
-    while (path.back() != a) path.push_back(t_.channel(via_[static_cast<std::size_t>(path.back())]).from);
+    while (path.back() != a)
+      path.push_back(t_.channel(via_[static_cast<std::size_t>(path.back())]).from);
     std::reverse(path.begin(), path.end());
     return path;
   }
@@ -226,8 +227,8 @@ class ListPlacer {
 };
 
 std::optional<std::vector<Transfer>> placed_brent_kung(const Problem& p, const PathSet& paths,
-                                                       const std::vector<int>& radices,
-                                                       int slack, std::mt19937_64* rng) {
+                                                       const std::vector<int>& radices, int slack,
+                                                       std::mt19937_64* rng) {
   const Collective& c = p.collective;
   const int n = static_cast<int>(c.senders.size());
   ListPlacer placer(p, paths, slack);
@@ -282,9 +283,9 @@ void add_placed_scan_designs(const Problem& p, const PathSet& paths,
     best_steps = steps;
     best_name = "placed brent-kung (radix " + std::to_string(plan.back());
     if (plan.size() > 1)
-      best_name += plan.size() == 2 ? std::string(", 2 on the finest level")
-                                    : ", 2 on the finest " + std::to_string(plan.size() - 1) +
-                                          " levels";
+      best_name += plan.size() == 2
+                       ? std::string(", 2 on the finest level")
+                       : ", 2 on the finest " + std::to_string(plan.size() - 1) + " levels";
     if (slack > 0) best_name += ", paths up to " + std::to_string(slack) + " hops longer";
     if (shuffle) best_name += ", shuffled rounds";
     best_name += ")";
