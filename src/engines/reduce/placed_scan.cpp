@@ -42,7 +42,7 @@ using Pair = std::pair<int, int>;  // (sender, receiver) positions in the sender
 constexpr int kShuffles = 16;
 constexpr int kShuffledProcessors = 1024;
 
-// Brent-Kung on positions 0..n-1 in sequential order (prefix.cpp's rounds), with its own
+// Brent-Kung on positions 0..n-1 in sequential order (brent_kung_sweep), with its own
 // radix a level: radices[l] for level l from the finest (the last one repeated). A round's
 // transfers by receiver from the last position down; with `rng`, the round's chains in a
 // random interleaving instead: in the up-sweep every transfer is a chain of its own (no
@@ -50,27 +50,26 @@ constexpr int kShuffledProcessors = 1024;
 // chain, by receiver from its last position down (a sub-block end sends its sum to its
 // younger siblings before it takes its prefix). Either order is sequentially valid.
 std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices, std::mt19937_64* rng) {
-  std::vector<long long> sizes;  // the block size of each level
-  std::vector<int> radix;        // and its radix
-  for (long long s = 1; s < n; s *= radix.back()) {
-    radix.push_back(radices[std::min(sizes.size(), radices.size() - 1)]);
-    sizes.push_back(s);
-  }
   std::vector<Pair> out;
-  std::vector<std::vector<Pair>> chains;
   auto by_receiver = [](const Pair& x, const Pair& y) { return x.second > y.second; };
-  auto close = [&] {
-    if (rng == nullptr) {
-      std::vector<Pair> round;
-      for (const auto& chain : chains) round.insert(round.end(), chain.begin(), chain.end());
-      std::stable_sort(round.begin(), round.end(), by_receiver);
-      out.insert(out.end(), round.begin(), round.end());
-    } else {
-      std::vector<std::size_t> next(chains.size(), 0), open;
-      for (std::size_t k = 0; k < chains.size(); ++k) {
-        std::stable_sort(chains[k].begin(), chains[k].end(), by_receiver);
-        if (!chains[k].empty()) open.push_back(k);
+  for (const bool up : {true, false})
+    for (const auto& groups : brent_kung_sweep(n, radices, up)) {
+      std::vector<std::vector<Pair>> chains;
+      for (const auto& group : groups) {
+        if (up)
+          for (const Pair& pair : group) chains.push_back({pair});
+        else
+          chains.push_back(group);
       }
+      if (rng == nullptr) {
+        std::vector<Pair> round;
+        for (const auto& chain : chains) round.insert(round.end(), chain.begin(), chain.end());
+        std::stable_sort(round.begin(), round.end(), by_receiver);
+        out.insert(out.end(), round.begin(), round.end());
+        continue;
+      }
+      std::vector<std::size_t> next(chains.size(), 0), open;
+      for (std::size_t k = 0; k < chains.size(); ++k) open.push_back(k);
       while (!open.empty()) {
         const std::size_t pick =
             std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(*rng);
@@ -82,49 +81,30 @@ std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices, std::
         }
       }
     }
-    chains.clear();
-  };
-  for (std::size_t level = 0; level < sizes.size(); ++level) {
-    const long long size = sizes[level];
-    const long long group = size * radix[level];
-    for (long long start = 0; start < n; start += group) {
-      const long long last = std::min<long long>(start + group, n) - 1;
-      for (long long b = start + size - 1; b < last; b += size)
-        chains.push_back({{static_cast<int>(b), static_cast<int>(last)}});
-    }
-    close();
-  }
-  for (std::size_t level = sizes.size(); level-- > 0;) {
-    const long long size = sizes[level];
-    const long long group = size * radix[level];
-    for (long long start = 0; start < n; start += group) {
-      std::vector<Pair> chain;
-      for (long long m = 0; m < radix[level] - 1; ++m) {
-        const long long last = start + (m + 1) * size - 1;
-        if (last >= std::min<long long>(start + group, n) - 1) break;
-        if (start > 0) chain.push_back({static_cast<int>(start - 1), static_cast<int>(last)});
-        for (long long k = 0; k < m; ++k)
-          chain.push_back({static_cast<int>(start + (k + 1) * size - 1), static_cast<int>(last)});
-      }
-      chains.push_back(std::move(chain));
-    }
-    close();
-  }
   return out;
 }
 
 class ListPlacer {
  public:
   ListPlacer(const Problem& p, const PathSet& paths, int slack)
-      : p_(p),
-        t_(p.topology),
+      : t_(p.topology),
         paths_(paths),
         slack_(slack),
         ports_(effective_ports(p)),
         made_(static_cast<std::size_t>(t_.node_count()), std::vector<int>{0}),
         last_send_(static_cast<std::size_t>(t_.node_count()), std::vector<int>{0}),
         seen_(static_cast<std::size_t>(t_.node_count()), 0),
-        via_(static_cast<std::size_t>(t_.node_count()), kNoChannel) {}
+        via_(static_cast<std::size_t>(t_.node_count()), kNoChannel),
+        first_(static_cast<std::size_t>(t_.channel_count()), 1) {
+    // A path names nodes, so of parallel channels only the first can carry it.
+    for (NodeId u = 0; u < t_.node_count(); ++u) {
+      const auto out = t_.out_channels(u);
+      for (std::size_t k = 0; k < out.size(); ++k)
+        for (std::size_t e = 0; e < k; ++e)
+          if (t_.channel(out[e]).to == t_.channel(out[k]).to)
+            first_[static_cast<std::size_t>(out[k])] = 0;
+    }
+  }
 
   // False when no step within reach has a path (a network the sequence cannot cross).
   bool add(NodeId j, NodeId i) {
@@ -140,10 +120,13 @@ class ListPlacer {
       if (sends_[s][static_cast<std::size_t>(j)] >= ports_ ||
           receives_[s][static_cast<std::size_t>(i)] >= ports_)
         continue;
-      std::vector<NodeId> path = route(j, i, limit + slack_, busy_[s]);
-      if (path.empty()) continue;
-      for (std::size_t k = 0; k + 1 < path.size(); ++k)
-        busy_[s][static_cast<std::size_t>(channel_of(path[k], path[k + 1]))] = 1;
+      const std::vector<ChannelId> channels = route(j, i, limit + slack_, busy_[s]);
+      if (channels.empty()) continue;
+      std::vector<NodeId> path{j};
+      for (const ChannelId ch : channels) {
+        busy_[s][static_cast<std::size_t>(ch)] = 1;
+        path.push_back(t_.channel(ch).to);
+      }
       ++sends_[s][static_cast<std::size_t>(j)];
       ++receives_[s][static_cast<std::size_t>(i)];
       int& last = last_send_[static_cast<std::size_t>(j)].back();
@@ -170,15 +153,9 @@ class ListPlacer {
     }
   }
 
-  ChannelId channel_of(NodeId a, NodeId b) const {
-    for (const ChannelId c : t_.out_channels(a))
-      if (t_.channel(c).to == b) return c;
-    return kNoChannel;
-  }
-
-  // A shortest path of free channels from a to b of at most `most` hops (breadth-first,
-  // out-channels in order), or empty.
-  std::vector<NodeId> route(NodeId a, NodeId b, int most, const std::vector<char>& busy) {
+  // The channels of a shortest path of free channels from a to b of at most `most` hops
+  // (breadth-first, out-channels in order), or empty.
+  std::vector<ChannelId> route(NodeId a, NodeId b, int most, const std::vector<char>& busy) {
     if (++epoch_ == 0) {
       std::fill(seen_.begin(), seen_.end(), 0);
       epoch_ = 1;
@@ -193,8 +170,8 @@ class ListPlacer {
       for (const ChannelId c : t_.out_channels(u)) {
         if (busy[static_cast<std::size_t>(c)]) continue;
         const NodeId v = t_.channel(c).to;
-        // The path names nodes, so of parallel channels only the first is taken.
-        if (seen_[static_cast<std::size_t>(v)] == epoch_ || channel_of(u, v) != c) continue;
+        if (seen_[static_cast<std::size_t>(v)] == epoch_ || !first_[static_cast<std::size_t>(c)])
+          continue;
         seen_[static_cast<std::size_t>(v)] = epoch_;
         via_[static_cast<std::size_t>(v)] = c;
         if (v == b) {
@@ -205,14 +182,13 @@ class ListPlacer {
       }
     }
     if (!found) return {};
-    std::vector<NodeId> path{b};
-    while (path.back() != a)
-      path.push_back(t_.channel(via_[static_cast<std::size_t>(path.back())]).from);
-    std::reverse(path.begin(), path.end());
-    return path;
+    std::vector<ChannelId> channels;
+    for (NodeId v = b; v != a; v = t_.channel(channels.back()).from)
+      channels.push_back(via_[static_cast<std::size_t>(v)]);
+    std::reverse(channels.begin(), channels.end());
+    return channels;
   }
 
-  const Problem& p_;
   const Topology& t_;
   const PathSet& paths_;
   int slack_, ports_;
@@ -222,6 +198,7 @@ class ListPlacer {
   std::vector<std::vector<int>> sends_, receives_;
   std::vector<std::uint32_t> seen_;
   std::vector<ChannelId> via_;
+  std::vector<char> first_;  // per channel: the first of its parallel channels
   std::uint32_t epoch_ = 0;
   std::vector<std::pair<int, std::vector<NodeId>>> placed_;
 };

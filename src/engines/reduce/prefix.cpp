@@ -29,56 +29,26 @@ std::optional<Schedule> brent_kung(const Problem& p, const PathSet& paths, int r
   const int n = static_cast<int>(c.senders.size());
   const std::vector<int> blocks = all_blocks(c);
   auto at = [&](int i) { return c.senders[i]; };
-  std::vector<long long> sizes;  // r^j for every level j with r^j < n
-  for (long long s = 1; s < n; s *= radix) sizes.push_back(s);
   std::vector<Round> rounds;
   // A hop per block, or one with every block under combining; each hop its own group. A
   // down-sweep position may both send (its block's sum, to later blocks) and receive in
   // one round: the round is ordered, its hops listed by receiver from the last position
   // down, so that every send out of a position is placed no later than its receives.
-  std::vector<std::pair<int, int>> pairs;
-  auto hop = [&](Round&, int from, int to) { pairs.push_back({from, to}); };
-  auto close = [&](Round& round) {
-    std::stable_sort(pairs.begin(), pairs.end(),
-                     [](const auto& x, const auto& y) { return x.second > y.second; });
-    round.ordered = true;
-    for (const auto& [from, to] : pairs) {
-      std::vector<Hop> g;
-      add_hops(g, p, at(from), at(to), blocks, ReductionSend::acc, ReductionRecv::reduce);
-      for (auto& h : g) round.groups.push_back({h});
-    }
-    pairs.clear();
-  };
-  for (const long long size : sizes) {
-    Round round;
-    const long long group = size * radix;
-    for (long long start = 0; start < n; start += group) {
-      const long long last = std::min<long long>(start + group, n) - 1;
-      for (long long b = start + size - 1; b < last; b += size)
-        hop(round, static_cast<int>(b), static_cast<int>(last));
-    }
-    close(round);
-    if (!round.groups.empty()) rounds.push_back(std::move(round));
-  }
-  for (std::size_t level = sizes.size(); level-- > 0;) {
-    const long long size = sizes[level];
-    const long long group = size * radix;
-    Round round;
-    for (long long start = 0; start < n; start += group) {
-      for (long long m = 0; m < radix - 1; ++m) {
-        const long long last = start + (m + 1) * size - 1;
-        if (last >= n) break;
-        // The group's own last position already holds the group's sum after the
-        // up-sweep, and gets its prefix one level up.
-        if (last == std::min<long long>(start + group, n) - 1) break;
-        if (start > 0) hop(round, static_cast<int>(start - 1), static_cast<int>(last));
-        for (long long k = 0; k < m; ++k)
-          hop(round, static_cast<int>(start + (k + 1) * size - 1), static_cast<int>(last));
+  for (const bool up : {true, false})
+    for (const auto& groups : brent_kung_sweep(n, {radix}, up)) {
+      std::vector<std::pair<int, int>> pairs;
+      for (const auto& group : groups) pairs.insert(pairs.end(), group.begin(), group.end());
+      std::stable_sort(pairs.begin(), pairs.end(),
+                       [](const auto& x, const auto& y) { return x.second > y.second; });
+      Round round;
+      round.ordered = true;
+      for (const auto& [from, to] : pairs) {
+        std::vector<Hop> g;
+        add_hops(g, p, at(from), at(to), blocks, ReductionSend::acc, ReductionRecv::reduce);
+        for (auto& h : g) round.groups.push_back({h});
       }
+      if (!round.groups.empty()) rounds.push_back(std::move(round));
     }
-    close(round);
-    if (!round.groups.empty()) rounds.push_back(std::move(round));
-  }
   auto transfers = pack_rounds(p, paths, rounds);
   if (!transfers) return std::nullopt;
   return assemble_schedule(p, std::move(*transfers), "", 0);

@@ -57,9 +57,19 @@ extern thread_local const Budget* t_budget;
 std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet& paths,
                                                  const std::vector<Round>& rounds);
 
-// Brent-Kung's rounds (radix 2) on positions 0..n-1 as (sender, receiver) pairs: the
-// up-sweep, level by level from the finest, and the down-sweep from the coarsest (a round
-// may be empty where n is not a power of two). scan.cpp.
+// Brent-Kung's network on positions 0..n-1 (Brent and Kung, "A Regular Layout for Parallel
+// Adders", 1982; docs/ENGINES.md, "Reductions") with radix radices[l] at level l from the
+// finest (the last one repeated): the rounds of its up-sweep (`up`, from the finest level)
+// or of its down-sweep (from the coarsest), each a list of groups of (sender, receiver)
+// pairs. Up-sweep, level j (blocks of size s, groups of r blocks): a group's block ends
+// into its last position. Down-sweep: the ends of a group's blocks m < r - 1 take the prefix
+// before the group and their elder siblings' sums; a group's pairs go by receiver from the
+// last position down, so that a sub-block end sends its sum before it takes its prefix.
+// Every value is a disjoint interval. A round may be empty where n is not a power of r.
+// scan.cpp.
+std::vector<std::vector<std::vector<std::pair<int, int>>>> brent_kung_sweep(
+    int n, const std::vector<int>& radices, bool up);
+// The radix-2 rounds of either sweep, each round's groups in one list.
 std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n);
 std::vector<std::vector<std::pair<int, int>>> brent_kung_down(int n);
 

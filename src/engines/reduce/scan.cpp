@@ -183,32 +183,63 @@ std::optional<std::vector<Transfer>> place(const Problem& p, const Router& route
 
 }  // namespace
 
-std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n) {
-  std::vector<std::vector<std::pair<int, int>>> rounds;
-  for (long long s = 1; s < n; s *= 2) {
-    std::vector<std::pair<int, int>> round;
-    for (long long start = 0; start < n; start += 2 * s) {
-      const long long last = std::min<long long>(start + 2 * s, n) - 1;
-      if (start + s - 1 < last)
-        round.push_back({static_cast<int>(start + s - 1), static_cast<int>(last)});
+std::vector<std::vector<std::vector<std::pair<int, int>>>> brent_kung_sweep(
+    int n, const std::vector<int>& radices, bool up) {
+  std::vector<long long> sizes;  // the block size of each level
+  std::vector<int> radix;        // and its radix
+  for (long long s = 1; s < n; s *= radix.back()) {
+    radix.push_back(radices[std::min(sizes.size(), radices.size() - 1)]);
+    sizes.push_back(s);
+  }
+  std::vector<std::vector<Pairs>> rounds;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    const std::size_t level = up ? k : sizes.size() - 1 - k;
+    const long long size = sizes[level];
+    const long long group = size * radix[level];
+    std::vector<Pairs> round;
+    for (long long start = 0; start < n; start += group) {
+      const long long last = std::min<long long>(start + group, n) - 1;
+      Pairs pairs;
+      if (up) {
+        for (long long b = start + size - 1; b < last; b += size)
+          pairs.push_back({static_cast<int>(b), static_cast<int>(last)});
+      } else {
+        // Block m's end, m from the youngest that is not the group's last position down.
+        long long blocks = 0;
+        while (blocks < radix[level] - 1 && start + (blocks + 1) * size - 1 < last) ++blocks;
+        for (long long m = blocks; m-- > 0;) {
+          const auto to = static_cast<int>(start + (m + 1) * size - 1);
+          if (start > 0) pairs.push_back({static_cast<int>(start - 1), to});
+          for (long long e = 0; e < m; ++e)
+            pairs.push_back({static_cast<int>(start + (e + 1) * size - 1), to});
+        }
+      }
+      if (!pairs.empty()) round.push_back(std::move(pairs));
     }
     rounds.push_back(std::move(round));
   }
   return rounds;
 }
 
-std::vector<std::vector<std::pair<int, int>>> brent_kung_down(int n) {
-  std::vector<long long> sizes;
-  for (long long s = 1; s < n; s *= 2) sizes.push_back(s);
-  std::vector<std::vector<std::pair<int, int>>> rounds;
-  for (std::size_t level = sizes.size(); level-- > 0;) {
-    const long long s = sizes[level];
-    std::vector<std::pair<int, int>> round;
-    for (long long start = 2 * s; start + s - 1 < n - 1; start += 2 * s)
-      round.push_back({static_cast<int>(start - 1), static_cast<int>(start + s - 1)});
-    rounds.push_back(std::move(round));
+namespace {
+
+std::vector<Pairs> flatten(const std::vector<std::vector<Pairs>>& rounds) {
+  std::vector<Pairs> out;
+  for (const auto& round : rounds) {
+    out.emplace_back();
+    for (const Pairs& group : round) out.back().insert(out.back().end(), group.begin(), group.end());
   }
-  return rounds;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n) {
+  return flatten(brent_kung_sweep(n, {2}, true));
+}
+
+std::vector<std::vector<std::pair<int, int>>> brent_kung_down(int n) {
+  return flatten(brent_kung_sweep(n, {2}, false));
 }
 
 void add_direct_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out) {

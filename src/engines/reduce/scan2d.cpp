@@ -308,33 +308,16 @@ std::optional<std::vector<Transfer>> band_scan(const Problem& p, int rows, int c
     if (tail[static_cast<std::size_t>(b)].length > 0)
       placer.add(b * cols - 1, ends[static_cast<std::size_t>(b)]);
   // S: radix-`radix` Brent-Kung over the band ends.
-  std::vector<long long> sizes;
-  for (long long s = 1; s < spine; s *= radix) sizes.push_back(s);
-  auto end_of = [&](long long b) { return ends[static_cast<std::size_t>(b)]; };
-  for (const long long s : sizes)
-    for (long long start = 0; start < spine; start += radix * s) {
-      const long long e = std::min<long long>(start + radix * s, spine) - 1;
-      std::vector<Pair> group;
-      for (int k = 1; k < radix; ++k)
-        if (start + k * s - 1 < e) group.push_back({end_of(start + k * s - 1), end_of(e)});
-      if (!group.empty()) placer.add_group(group);
-    }
-  for (std::size_t l = sizes.size(); l-- > 0;) {
-    const long long s = sizes[l];
-    for (long long start = 0; start < spine; start += radix * s) {
-      const long long e = std::min<long long>(start + radix * s, spine) - 1;
-      std::vector<long long> kids;
-      for (int k = 1; k < radix; ++k)
-        if (start + k * s - 1 < e) kids.push_back(start + k * s - 1);
-      // The younger sub-block ends first: each elder sends its sum before receiving.
-      std::vector<Pair> group;
-      for (std::size_t k = kids.size(); k-- > 0;) {
-        if (start > 0) group.push_back({end_of(start - 1), end_of(kids[k])});
-        for (std::size_t m = 0; m < k; ++m) group.push_back({end_of(kids[m]), end_of(kids[k])});
+  // (The down-sweep's groups by receiver from the youngest sub-block end down: each elder
+  // sends its sum before receiving.)
+  auto end_of = [&](int b) { return ends[static_cast<std::size_t>(b)]; };
+  for (const bool up : {true, false})
+    for (const auto& groups : brent_kung_sweep(spine, {radix}, up))
+      for (const auto& group : groups) {
+        std::vector<Pair> ids;
+        for (const auto& [from, to] : group) ids.push_back({end_of(from), end_of(to)});
+        placer.add_group(ids);
       }
-      if (!group.empty()) placer.add_group(group);
-    }
-  }
   // D: the previous band end's prefix to the positions 2^k - 1, then the down-sweep
   // inside every band.
   // The positions v = 2^k - 1 short of a segment's last, which hold the segment's prefix
