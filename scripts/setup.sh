@@ -19,6 +19,9 @@ packages=(
   # python: the `ccsched` module (pybind11), its pytest suite with NetworkX graphs, and the
   # worked example of docs/PYTHON.md, which draws with matplotlib; the doc examples' runner
   pybind11-dev python3-dev python3-pytest python3-networkx python3-matplotlib
+  # bench: the offline SAT searches of bench/ (cube_blocks_sat.py, scan_block_sat.py) run
+  # the CaDiCaL binary; the library links libcadical-dev above
+  cadical
 )
 
 missing=()
