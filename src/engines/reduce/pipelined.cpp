@@ -1319,6 +1319,7 @@ std::vector<ReductionCandidate> pipelined_designs(const Problem& problem, const 
   // cannot leave it out of time.
   reduce_detail::add_branching_designs(problem, budget, out);
   reduce_detail::add_cube_block_designs(problem, out);
+  reduce_detail::add_image_designs(problem, budget, out);
   if (c.kind != CollectiveKind::SCAN) {
     // The lockstep form, where it applies, packs the same trees at least as tightly as the
     // list scheduler does on the tori and hypercubes measured (docs/BENCHMARKS.md), in a

@@ -148,6 +148,11 @@ void add_placed_scan_designs(const Problem& p, const PathSet& paths,
 // appended to `out`.
 void add_cube_block_designs(const Problem& p, std::vector<ReductionCandidate>& out);
 
+// ALLREDUCE of B blocks as images of the disjoint trees' schedule for B / G blocks under
+// automorphisms of the network, merged by a list schedule (images.cpp), appended to `out`.
+void add_image_designs(const Problem& p, const Budget& budget,
+                       std::vector<ReductionCandidate>& out);
+
 // SCAN on hypercube:n by levels of block programs, fewer than n steps with enough ports
 // (hscan.cpp), appended to `out`.
 void add_hypercube_scan_designs(const Problem& p, std::vector<ReductionCandidate>& out);
