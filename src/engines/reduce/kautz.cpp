@@ -47,12 +47,17 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include <cadical.hpp>
+
 #include "ccsched/engines/reduction.hpp"
 #include "ccsched/topology/generators.hpp"
+#include "cnf.hpp"
 #include "rounds.hpp"
 
 namespace ccsched::reduce_detail {
@@ -197,7 +202,7 @@ long long shared_channels(const std::vector<std::vector<int>>& use) {
 
 // Adds (+1) or removes (-1) one transfer's channels in a round's counts, counting the
 // collisions made or undone into `delta`.
-void tally(std::vector<int>& use, const std::vector<long long>& arcs, int sign, long long* delta) {
+void tally(std::vector<int>& use, std::span<const long long> arcs, int sign, long long* delta) {
   for (const long long arc : arcs) {
     int& c = use[static_cast<std::size_t>(arc)];
     if (sign > 0) {
@@ -624,6 +629,129 @@ std::optional<Tree> grow(const Words& kw, const std::vector<Word>& roots, bool t
   return tree;
 }
 
+// Trees of exactly `depth` steps from `roots` found by CaDiCaL, where the greedy growth
+// above runs out of room (kautz:3,5 all-port, 27 leaders: the growth needs 3 steps, two
+// exist). Every other word picks one parent at most kMaxHops channels away (towards: the
+// word's path to the parent, else the parent's path to the word) and one growth step t;
+// a parent that is not a root must have been reached at a step before t; the paths of a
+// step share no channel, and a parent takes at most `fanout` words a step. Nullopt when
+// CaDiCaL answers no, or stops at its conflict limit (fixed: the same answer however busy
+// the machine is) or the budget.
+constexpr int kMaxHops = 3;
+constexpr int kTreeConflicts = 200'000;
+// The digraphs and depths the SAT question is asked for: kautz:3,5 (324 words) at depth 2
+// answers in about a second; kautz:3,6 (972) spent the run's budget on it.
+constexpr long long kSatTreeWords = 512;
+constexpr int kSatTreeDepth = 3;
+// mixed_design's effort: the arrays tried, and one search of this many moves for each
+// (kautz:3,5, 27 leaders: searches of 4 million moves leave 0 to 7 collisions, one seed in
+// seven clearing them; 12 million from the first seed clear them, about 20 s).
+constexpr std::size_t kMixedArrays = 1;
+constexpr long long kMixedMoves = 12'000'000;
+// ArraySearch tabulates every pair's path up to this many words (kautz:3,5: 105,000 paths,
+// 5 MB).
+constexpr long long kPathTableWords = 1024;
+
+std::optional<Tree> sat_tree(const Words& kw, const std::vector<Word>& roots, bool towards,
+                             int depth, int fanout) {
+  const long long n = kw.count();
+  const int D = kw.length, letters = kw.letters(), hops = std::min(kMaxHops, D);
+  std::vector<char> root(static_cast<std::size_t>(n), 0);
+  for (const Word& w : roots) root[static_cast<std::size_t>(kw.rank(w))] = 1;
+  CaDiCaL::Solver solver;
+  solver.set("quiet", 1);
+  sat::Cnf cnf(&solver);
+  struct Choice {
+    long long v, parent;
+    int step, var;
+  };
+  std::vector<Choice> choices;
+  // reached[v * depth + t - 1]: v is reached at step t (words that are not roots).
+  std::vector<int> reached(static_cast<std::size_t>(n * depth), 0);
+  for (long long v = 0; v < n; ++v)
+    if (!root[static_cast<std::size_t>(v)])
+      for (int t = 1; t <= depth; ++t) reached[static_cast<std::size_t>(v * depth + t - 1)] =
+                                           cnf.new_var();
+  std::vector<std::vector<int>> users(static_cast<std::size_t>(n * letters * depth));
+  std::vector<std::vector<int>> taken(static_cast<std::size_t>(n * depth));
+  std::vector<std::vector<std::size_t>> of_word(static_cast<std::size_t>(n));  // choices
+  std::vector<long long> arcs;
+  for (long long v = 0; v < n; ++v) {
+    if (root[static_cast<std::size_t>(v)]) continue;
+    if ((v & 63) == 0 && t_budget != nullptr && t_budget->expired()) return std::nullopt;
+    const Word w = kw.unrank(v);
+    // The parents j channels away: w's last D - j letters then j free ones (towards), or j
+    // free letters then w's first D - j, with no longer overlap.
+    for (int j = 1; j <= hops; ++j) {
+      long long codes = 1;
+      for (int i = 0; i < j; ++i) codes *= letters;
+      for (long long c = 0; c < codes; ++c) {
+        Word h(static_cast<std::size_t>(D));
+        const int fixed = D - j;
+        long long code = c;
+        for (int i = 0; i < fixed; ++i)
+          h[static_cast<std::size_t>(towards ? i : j + i)] =
+              w[static_cast<std::size_t>(towards ? j + i : i)];
+        for (int i = 0; i < j; ++i, code /= letters)
+          h[static_cast<std::size_t>(towards ? fixed + i : i)] = static_cast<int>(code % letters);
+        bool ok = true;
+        for (int i = 1; i < D && ok; ++i)
+          ok = kw.fits(h[static_cast<std::size_t>(i - 1)], h[static_cast<std::size_t>(i)]);
+        if (!ok || (towards ? overlap(w, h) : overlap(h, w)) != fixed) continue;
+        const long long parent = kw.rank(h);
+        shortest_path(kw, towards ? w : h, towards ? h : w, nullptr, arcs);
+        for (int t = 1; t <= depth; ++t) {
+          if (!root[static_cast<std::size_t>(parent)] && t == 1) continue;
+          const int x = cnf.new_var();
+          of_word[static_cast<std::size_t>(v)].push_back(choices.size());
+          choices.push_back({v, parent, t, x});
+          cnf.add({-x, reached[static_cast<std::size_t>(v * depth + t - 1)]});
+          taken[static_cast<std::size_t>(parent * depth + t - 1)].push_back(x);
+          for (const long long a : arcs)
+            users[static_cast<std::size_t>(a * depth + t - 1)].push_back(x);
+          if (!root[static_cast<std::size_t>(parent)]) {
+            std::vector<int> before{-x};
+            for (int e = 1; e < t; ++e)
+              before.push_back(reached[static_cast<std::size_t>(parent * depth + e - 1)]);
+            cnf.add(before);
+          }
+        }
+      }
+    }
+  }
+  for (long long v = 0; v < n; ++v) {
+    if (root[static_cast<std::size_t>(v)]) continue;
+    std::vector<int> xs;
+    for (const std::size_t i : of_word[static_cast<std::size_t>(v)]) xs.push_back(choices[i].var);
+    if (xs.empty()) return std::nullopt;
+    cnf.add(xs);
+    cnf.at_most_one(xs);
+    for (int t = 1; t <= depth; ++t) {  // reached at t only by a choice of step t
+      std::vector<int> by{-reached[static_cast<std::size_t>(v * depth + t - 1)]};
+      for (const std::size_t i : of_word[static_cast<std::size_t>(v)])
+        if (choices[i].step == t) by.push_back(choices[i].var);
+      cnf.add(by);
+    }
+  }
+  for (const auto& u : users) cnf.at_most_one(u);
+  for (const auto& u : taken) cnf.at_most_k(u, fanout);
+  solver.limit("conflicts", kTreeConflicts);
+  const int answer = t_budget != nullptr ? sat::solve_within(solver, *t_budget) : solver.solve();
+  if (answer != 10) return std::nullopt;
+  Tree tree;
+  tree.step.assign(static_cast<std::size_t>(n), -1);
+  tree.parent.assign(static_cast<std::size_t>(n), -1);
+  for (long long v = 0; v < n; ++v)
+    if (root[static_cast<std::size_t>(v)]) tree.step[static_cast<std::size_t>(v)] = 0;
+  for (const Choice& c : choices)
+    if (solver.val(c.var) > 0) {
+      tree.step[static_cast<std::size_t>(c.v)] = c.step;
+      tree.parent[static_cast<std::size_t>(c.v)] = c.parent;
+    }
+  tree.depth = depth;
+  return tree;
+}
+
 // The leaders of a mixed-radix array (round r: the places that differ only in digit r
 // exchange, the generalised recursive doubling; radix 2 pairs i and i ^ 2^r), any distinct
 // words: a local search over the words and their places minimises the channels two
@@ -639,6 +767,18 @@ class ArraySearch {
     use_.assign(radix_.size(),
                 std::vector<int>(static_cast<std::size_t>(kw.count() * kw.letters()), 0));
     leader_.assign(static_cast<std::size_t>(kw.count()), 0);
+    const long long n = kw.count();
+    if (n > kPathTableWords) return;
+    table_.resize(static_cast<std::size_t>(n * n * kw.length));
+    length_.resize(static_cast<std::size_t>(n * n));
+    for (long long u = 0; u < n; ++u)
+      for (long long v = 0; v < n; ++v) {
+        shortest_path(kw, kw.unrank(u), kw.unrank(v), nullptr, scratch_);
+        const auto at = static_cast<std::size_t>(u * n + v);
+        length_[at] = static_cast<unsigned char>(scratch_.size());
+        std::copy(scratch_.begin(), scratch_.end(),
+                  table_.begin() + static_cast<std::ptrdiff_t>(at) * kw.length);
+      }
   }
 
   void run(long long moves) {
@@ -649,7 +789,6 @@ class ArraySearch {
       if (leader_[static_cast<std::size_t>(w)]) continue;
       leader_[static_cast<std::size_t>(w)] = 1;
       place_.push_back(w);
-      word_.push_back(kw_.unrank(w));
     }
     for (std::size_t r = 0; r < radix_.size(); ++r)
       for (int i = 0; i < m_; ++i)
@@ -720,7 +859,7 @@ class ArraySearch {
     return steps;
   }
 
-  const Word& word(int i) const { return word_[static_cast<std::size_t>(i)]; }
+  Word word(int i) const { return kw_.unrank(place_[static_cast<std::size_t>(i)]); }
   std::vector<Word> leaders() const {
     std::vector<Word> out;
     for (int i = 0; i < m_; ++i) out.push_back(word(i));
@@ -731,38 +870,52 @@ class ArraySearch {
  private:
   void set(int i, long long w) {
     place_[static_cast<std::size_t>(i)] = w;
-    word_[static_cast<std::size_t>(i)] = kw_.unrank(w);
   }
   std::vector<int> members(int i, std::size_t r) const {
     return group_places(i, radix_[r], stride_[r]);
   }
   // Adds (+1) or removes (-1) the transfer a -> b of round r.
   void count(std::size_t r, int a, int b, int sign, long long* delta) {
-    shortest_path(kw_, word(a), word(b), nullptr, scratch_);
-    tally(use_[r], scratch_, sign, delta);
+    tally(use_[r], arcs(a, b), sign, delta);
+  }
+  // The channels of the path from the word at place a to the word at place b: from the
+  // table of all pairs' paths on small digraphs (the searches' inner loop), else computed.
+  std::span<const long long> arcs(int a, int b) {
+    const long long u = place_[static_cast<std::size_t>(a)], v = place_[static_cast<std::size_t>(b)];
+    if (table_.empty()) {
+      shortest_path(kw_, word(a), word(b), nullptr, scratch_);
+      return scratch_;
+    }
+    const auto at = static_cast<std::size_t>(u * kw_.count() + v);
+    return {table_.data() + at * static_cast<std::size_t>(kw_.length), length_[at]};
   }
   // The transfers of the groups of places i and j (each group once).
   void touch2(int i, int j, int sign, long long* delta) {
     for (std::size_t r = 0; r < radix_.size(); ++r) {
-      std::vector<std::vector<int>> groups{members(i, r)};
-      if (std::find(groups[0].begin(), groups[0].end(), j) == groups[0].end())
-        groups.push_back(members(j, r));
-      for (const auto& group : groups)
-        for (const int a : group)
-          for (const int b : group)
-            if (a != b) count(r, a, b, sign, delta);
+      const int bi = base(i, r), bj = base(j, r);
+      touch(r, bi, sign, delta);
+      if (bj != bi) touch(r, bj, sign, delta);
     }
   }
+  // The first place of place i's group in round r, and the transfers of the group there.
+  int base(int i, std::size_t r) const { return i - ((i / stride_[r]) % radix_[r]) * stride_[r]; }
+  void touch(std::size_t r, int b, int sign, long long* delta) {
+    for (int e = 0; e < radix_[r]; ++e)
+      for (int f = 0; f < radix_[r]; ++f)
+        if (e != f) count(r, b + e * stride_[r], b + f * stride_[r], sign, delta);
+  }
+
 
   const Words& kw_;
   std::vector<int> radix_, stride_;
   int m_ = 1;
   std::mt19937_64& rng_;
-  std::vector<long long> place_;  // the word at each place, and its letters
-  std::vector<Word> word_;
+  std::vector<long long> place_;  // the word at each place
   std::vector<char> leader_;
   std::vector<std::vector<int>> use_;
   std::vector<long long> scratch_;
+  std::vector<long long> table_;    // table_[(u n + v) D ..]: the path u -> v's channels
+  std::vector<unsigned char> length_;  // and their number
   long long cost_ = 0;
 };
 
@@ -777,10 +930,14 @@ struct TreeDesign {
 
 // One array of leaders with the given radices and its trees, each holder taking up to
 // `fanout` new words a step; nullopt when it cannot take fewer than `beat` steps. The
-// leaders' search first (seeded by `seed`), then the trees at the fewest steps the greedy
-// growth reaches.
+// leaders' search first (seeded by `seed`; one search of `moves` moves, or with 0 a short
+// one and a longer one when it leaves a few collisions), then the trees at the fewest steps
+// the greedy growth or, failing it and with `ask_sat`, the SAT question reaches (asked for
+// the mixed arrays only: on the k-port arrays it found nothing the growth did not, and cost
+// the tests 47 s).
 std::optional<TreeDesign> array_design(const Words& kw, const std::vector<int>& radix,
-                                          int fanout, int beat, unsigned long long seed) {
+                                          int fanout, int beat, unsigned long long seed,
+                                          long long moves = 0, bool ask_sat = false) {
   const long long n = kw.count();
   long long m = 1;
   for (const int r : radix) m *= r;
@@ -794,6 +951,18 @@ std::optional<TreeDesign> array_design(const Words& kw, const std::vector<int>& 
   std::unique_ptr<ArraySearch> search;
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto next = std::make_unique<ArraySearch>(kw, radix, rng);
+    if (moves > 0) {
+      // A probe of a twelfth of the moves first (its own seed): far from none (above m / 4,
+      // as below), the long search does not clear them either (kautz:2,8, 18 leaders: the
+      // probe leaves 9, 12 million moves 4, 27 s spent; kautz:3,5, 27 leaders: 4, then 0).
+      std::mt19937_64 probe_rng(seed ^ 0x9e3779b97f4a7c15ULL);
+      ArraySearch probe(kw, radix, probe_rng);
+      probe.run(moves / 12);
+      if (probe.collisions() > m / 4) return std::nullopt;
+      next->run(moves);
+      search = std::move(next);
+      break;
+    }
     next->run(std::min(200'000LL, 4000 * m) * (attempt == 1 ? 10 : 1));
     if (!search || next->collisions() < search->collisions()) search = std::move(next);
     if (search->collisions() == 0 || search->collisions() > m / 4) break;
@@ -806,9 +975,12 @@ std::optional<TreeDesign> array_design(const Words& kw, const std::vector<int>& 
   d.leaders = search->leaders();
   const int limit = beat - 1 - d.exchange_steps;
   auto build = [&](bool towards) -> std::optional<Tree> {
-    for (int depth = tree; depth <= std::min(limit - tree, tree + 2); ++depth)
+    for (int depth = tree; depth <= std::min(limit - tree, tree + 2); ++depth) {
       for (int attempt = 0; attempt < 4; ++attempt)
         if (auto t = grow(kw, d.leaders, towards, depth, fanout, rng)) return t;
+      if (ask_sat && kw.count() <= kSatTreeWords && depth <= kSatTreeDepth)
+        if (auto t = sat_tree(kw, d.leaders, towards, depth, fanout)) return t;
+    }
     return std::nullopt;
   };
   std::optional<Tree> in = build(true);
@@ -837,6 +1009,57 @@ std::optional<TreeDesign> tree_design(const Words& kw, int fanout) {
     if (auto d = array_design(kw, std::vector<int>(static_cast<std::size_t>(k), r), fanout, beat,
                               7000 + 100 * static_cast<unsigned long long>(fanout) +
                                   static_cast<unsigned long long>(k)))
+      best = std::move(d);
+  }
+  return best;
+}
+
+// With as many ports as in-channels: arrays of mixed radices (each digit at most
+// fanout + 1) that could beat `beat` steps, the fewest steps first and then the fewest
+// leaders: trees of g steps reach at most (fanout + 1)^g words a leader, so the array needs
+// at least n / (fanout + 1)^g places, and a round may load at most half the channels (as in
+// tree_design); among equal steps the lightest rounds first. kautz:3,5 all-port: 2 + 3 + 2
+// = 7 over 27 leaders (3, 3, 3) against the Kautz exchange's 8 (24 leaders, (4, 3, 2), load
+// their rounds more and leave the trees little room: no two-step trees found in 10 minutes).
+std::optional<TreeDesign> mixed_design(const Words& kw, int fanout, int beat) {
+  const long long n = kw.count();
+  struct Candidate {
+    int steps;
+    long long load, m;  // load: the transfers a leader sends in the heaviest round, m times
+    std::vector<int> radix;
+  };
+  std::vector<Candidate> candidates;
+  for (int g = 1; g < kw.length && 2 * g + 1 < beat; ++g) {
+    long long reach = 1;
+    for (int i = 0; i < g; ++i) reach *= fanout + 1;
+    const long long least = (n + reach - 1) / reach;
+    for (int rounds = 1; 2 * g + rounds < beat && (1LL << rounds) <= n; ++rounds) {
+      // The radices in non-increasing order, each from 2 to fanout + 1.
+      std::vector<int> radix(static_cast<std::size_t>(rounds), fanout + 1);
+      for (;;) {
+        long long m = 1;
+        for (const int r : radix) m *= r;
+        if (m >= least && 2 * m <= n && m * (radix[0] - 1) * kw.length <= n * kw.d / 2)
+          candidates.push_back({2 * g + rounds, m * (radix[0] - 1), m, radix});
+        int i = rounds - 1;  // the next vector: lower the last digit above 2, reset the rest
+        while (i >= 0 && radix[static_cast<std::size_t>(i)] == 2) --i;
+        if (i < 0) break;
+        const int r = --radix[static_cast<std::size_t>(i)];
+        for (int j = i + 1; j < rounds; ++j) radix[static_cast<std::size_t>(j)] = r;
+      }
+    }
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.steps, a.load, a.m) < std::tie(b.steps, b.load, b.m);
+  });
+  std::optional<TreeDesign> best;
+  for (std::size_t i = 0; i < candidates.size() && i < kMixedArrays; ++i) {
+    if (t_budget != nullptr && t_budget->expired()) break;
+    const Candidate& c = candidates[i];
+    if (best && best->steps() <= c.steps) break;
+    if (auto d = array_design(kw, c.radix, fanout, best ? best->steps() : beat,
+                              9000 + 100 * static_cast<unsigned long long>(c.m), kMixedMoves,
+                              true))
       best = std::move(d);
   }
   return best;
@@ -926,15 +1149,17 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   // looks at the words near each holder), each leader and holder taking as many transfers a
   // step as it has ports. (With d ports it was never shorter than the exchange below:
   // kautz:2,8 and debruijn:2,10 measured.)
-  if (effective_ports(p) < d && n <= 4096)
-    if (const auto design = tree_design(kw, effective_ports(p)))
-      if (auto transfers = write_tree(p, kw, *design)) {
-        std::string engine = family_name + " tree exchange (";
-        engine += std::to_string(design->leaders.size()) + " leaders, ";
-        engine += std::to_string(design->in.depth) + " + " + std::to_string(design->exchange_steps);
-        engine += " + " + std::to_string(design->out.depth) + ")";
-        out.push_back({std::move(engine), assemble_schedule(p, std::move(*transfers), "", 0)});
-      }
+  const auto offer_tree = [&](const std::optional<TreeDesign>& design) {
+    if (!design) return;
+    if (auto transfers = write_tree(p, kw, *design)) {
+      std::string engine = family_name + " tree exchange (";
+      engine += std::to_string(design->leaders.size()) + " leaders, ";
+      engine += std::to_string(design->in.depth) + " + " + std::to_string(design->exchange_steps);
+      engine += " + " + std::to_string(design->out.depth) + ")";
+      out.push_back({std::move(engine), assemble_schedule(p, std::move(*transfers), "", 0)});
+    }
+  };
+  if (effective_ports(p) < d && n <= 4096) offer_tree(tree_design(kw, effective_ports(p)));
   // The forests put up to d transfers into a node in a step.
   if (effective_ports(p) < d) return;
   std::optional<Design> best;
@@ -963,6 +1188,9 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
     if (!found || (best && total(*found) >= total(*best))) break;
     best = std::move(found);
   }
+  // Mixed radices over free leaders can beat it (kautz:3,5: 7 against 8).
+  if (n <= kSatTreeWords)
+    offer_tree(mixed_design(kw, d, best ? total(*best) : std::numeric_limits<int>::max()));
   if (!best) return;
   auto transfers = write(p, kw, *best);
   if (!transfers) return;
