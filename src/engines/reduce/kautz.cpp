@@ -39,7 +39,9 @@
 // shortest path however many hops it has (wormhole), the channels of a step used once: the
 // gather (read backwards: a new word sends to its holder) and the broadcast. With
 // t = ceil(log_(k+1)(n / m)), t + j + t steps when the growth keeps pace; kautz:3,5
-// one-port: 64 leaders, 3 + 6 + 3 = 12 (the composition: 18).
+// one-port: 64 leaders, 3 + 6 + 3 = 12 (the composition: 18). With d ports the same
+// design over arrays of mixed radices (mixed_design), its trees by a SAT question where
+// the growth falls short: kautz:3,5 all-port 27 leaders, 2 + 3 + 2 = 7 (the exchange: 8).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -68,9 +70,13 @@ using Word = std::vector<int>;
 // Words of a given length in lexicographic order: over 0..d with no letter next to itself
 // (Kautz, make_kautz's numbering for length D), or over 0..d-1 freely (de Bruijn,
 // make_debruijn's: the word as a number in base d).
+struct PathTable;
+
 struct Words {
   int d = 0, length = 0;
   bool kautz = true;
+  // Every pair's shortest path, built once by the first search that asks (path_table).
+  mutable std::shared_ptr<const PathTable> table;
   int letters() const { return kautz ? d + 1 : d; }
   // Whether letter b may follow letter a.
   bool fits(int a, int b) const { return !kautz || a != b; }
@@ -138,6 +144,37 @@ void shortest_path(const Words& kw, const Word& u, const Word& v, std::vector<No
       id = (id - first * top) * kw.d + x;
     if (nodes) nodes->push_back(static_cast<NodeId>(id));
   }
+}
+
+// Every pair's path on a small digraph, for the leaders' searches' inner loop: the
+// channels of u -> v at arcs[(u n + v) D ..], length[u n + v] of them.
+struct PathTable {
+  std::vector<long long> arcs;
+  std::vector<unsigned char> length;
+};
+
+// The table of kw's paths (built on the first call), or null above kPathTableWords words.
+constexpr long long kPathTableWords = 1024;  // kautz:3,5: 105,000 paths, 5 MB
+
+const PathTable* path_table(const Words& kw) {
+  const long long n = kw.count();
+  if (n > kPathTableWords) return nullptr;
+  if (!kw.table) {
+    auto table = std::make_shared<PathTable>();
+    table->arcs.resize(static_cast<std::size_t>(n * n * kw.length));
+    table->length.resize(static_cast<std::size_t>(n * n));
+    std::vector<long long> arcs;
+    for (long long u = 0; u < n; ++u)
+      for (long long v = 0; v < n; ++v) {
+        shortest_path(kw, kw.unrank(u), kw.unrank(v), nullptr, arcs);
+        const auto at = static_cast<std::size_t>(u * n + v);
+        table->length[at] = static_cast<unsigned char>(arcs.size());
+        std::copy(arcs.begin(), arcs.end(),
+                  table->arcs.begin() + static_cast<std::ptrdiff_t>(at) * kw.length);
+      }
+    kw.table = std::move(table);
+  }
+  return kw.table.get();
 }
 
 // One depth's design: the leaders in array order and each exchange round's steps.
@@ -239,7 +276,7 @@ class ExchangeSearch {
   ExchangeSearch(const Words& kw, int g, std::mt19937_64& rng) : kw_(kw), g_(g), rng_(rng) {
     L_ = kw.length - g;
     ov_ = 2 * L_ - kw.length;
-    part_ = Words{kw.d, L_, kw.kautz};
+    part_ = Words{kw.d, L_, kw.kautz, {}};
     radix_.push_back(kw.letters());
     for (int i = 1; i < L_; ++i) radix_.push_back(kw.d);
     m_ = static_cast<int>(part_.count());
@@ -648,9 +685,6 @@ constexpr int kSatTreeDepth = 3;
 // seven clearing them; 12 million from the first seed clear them, about 20 s).
 constexpr std::size_t kMixedArrays = 1;
 constexpr long long kMixedMoves = 12'000'000;
-// ArraySearch tabulates every pair's path up to this many words (kautz:3,5: 105,000 paths,
-// 5 MB).
-constexpr long long kPathTableWords = 1024;
 
 std::optional<Tree> sat_tree(const Words& kw, const std::vector<Word>& roots, bool towards,
                              int depth, int fanout) {
@@ -767,18 +801,6 @@ class ArraySearch {
     use_.assign(radix_.size(),
                 std::vector<int>(static_cast<std::size_t>(kw.count() * kw.letters()), 0));
     leader_.assign(static_cast<std::size_t>(kw.count()), 0);
-    const long long n = kw.count();
-    if (n > kPathTableWords) return;
-    table_.resize(static_cast<std::size_t>(n * n * kw.length));
-    length_.resize(static_cast<std::size_t>(n * n));
-    for (long long u = 0; u < n; ++u)
-      for (long long v = 0; v < n; ++v) {
-        shortest_path(kw, kw.unrank(u), kw.unrank(v), nullptr, scratch_);
-        const auto at = static_cast<std::size_t>(u * n + v);
-        length_[at] = static_cast<unsigned char>(scratch_.size());
-        std::copy(scratch_.begin(), scratch_.end(),
-                  table_.begin() + static_cast<std::ptrdiff_t>(at) * kw.length);
-      }
   }
 
   void run(long long moves) {
@@ -879,15 +901,15 @@ class ArraySearch {
     tally(use_[r], arcs(a, b), sign, delta);
   }
   // The channels of the path from the word at place a to the word at place b: from the
-  // table of all pairs' paths on small digraphs (the searches' inner loop), else computed.
+  // path table on small digraphs, else computed.
   std::span<const long long> arcs(int a, int b) {
     const long long u = place_[static_cast<std::size_t>(a)], v = place_[static_cast<std::size_t>(b)];
-    if (table_.empty()) {
+    if (table_ == nullptr) {
       shortest_path(kw_, word(a), word(b), nullptr, scratch_);
       return scratch_;
     }
     const auto at = static_cast<std::size_t>(u * kw_.count() + v);
-    return {table_.data() + at * static_cast<std::size_t>(kw_.length), length_[at]};
+    return {table_->arcs.data() + at * static_cast<std::size_t>(kw_.length), table_->length[at]};
   }
   // The transfers of the groups of places i and j (each group once).
   void touch2(int i, int j, int sign, long long* delta) {
@@ -914,8 +936,7 @@ class ArraySearch {
   std::vector<char> leader_;
   std::vector<std::vector<int>> use_;
   std::vector<long long> scratch_;
-  std::vector<long long> table_;    // table_[(u n + v) D ..]: the path u -> v's channels
-  std::vector<unsigned char> length_;  // and their number
+  const PathTable* table_ = path_table(kw_);
   long long cost_ = 0;
 };
 
@@ -1127,7 +1148,7 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   if (name != family + ":" + std::to_string(d) + "," + std::to_string(big_d)) return;
   // Up to 65,536 words: the search keeps a count per channel and round (counted with the
   // cap, so a file's name cannot overflow it).
-  const Words kw{d, big_d, kautz};
+  const Words kw{d, big_d, kautz, {}};
   if (d > 65536) return;
   for (long long words = kw.letters(), i = 1; i < big_d; ++i)
     if ((words *= d) > 65536) return;
