@@ -16,7 +16,6 @@
 // images of the 16-block trees; 64 before), mesh:16x16 --blocks 256: 198 (255).
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -50,39 +49,51 @@ std::vector<const std::vector<NodeId>*> spread_images(const Topology& t, const S
   for (const Transfer& x : base.transfers)
     for (std::size_t k = 0; k + 1 < x.path.size(); ++k) hops.push_back({x.path[k], x.path[k + 1]});
   std::vector<const std::vector<NodeId>*> chosen;
-  std::vector<long long> trial;
-  auto add = [&](const std::vector<NodeId>& sigma, std::vector<long long>& into) {
+  // The channels of sigma's image of the hops (false: some hop has no channel there).
+  std::vector<ChannelId> image;
+  auto map = [&](const std::vector<NodeId>& sigma) {
+    image.clear();
     for (const auto& [a, b] : hops) {
       const auto c = t.find_channel(sigma[static_cast<std::size_t>(a)],
                                     sigma[static_cast<std::size_t>(b)]);
       if (!c) return false;
-      ++into[static_cast<std::size_t>(*c)];
+      image.push_back(*c);
     }
     return true;
   };
-  add(group.maps[0], load);
+  long long peak = 0;  // of load
+  auto add = [&] {
+    for (const ChannelId c : image) peak = std::max(peak, ++load[static_cast<std::size_t>(c)]);
+  };
+  map(group.maps[0]);
+  add();
   chosen.push_back(&group.maps[0]);
+  std::vector<long long> extra(load.size(), 0);  // a candidate's own load, reset after it
   while (static_cast<int>(chosen.size()) < g) {
     const std::vector<NodeId>* best = nullptr;
     long long best_peak = std::numeric_limits<long long>::max();
-    // Candidates within a work allowance (a hop mapped or a channel copied is a unit), the
-    // first listed first, so that the choice does not depend on the clock.
+    // Candidates within a work allowance (a hop mapped or a channel is a unit), the first
+    // listed first, so that the choice does not depend on the clock.
     long long work = 0;
     const auto unit = static_cast<long long>(hops.size() + load.size());
     for (std::size_t k = 1; k < group.maps.size() && work < kImageWork; ++k, work += unit) {
       if (budget.expired()) return chosen;
       const auto* sigma = &group.maps[k];
       if (std::find(chosen.begin(), chosen.end(), sigma) != chosen.end()) continue;
-      trial = load;
-      if (!add(*sigma, trial)) continue;
-      const long long peak = *std::max_element(trial.begin(), trial.end());
-      if (peak < best_peak) {
-        best_peak = peak;
+      if (!map(*sigma)) continue;
+      long long trial = peak;  // the peak with sigma's image added
+      for (const ChannelId c : image)
+        trial = std::max(trial, load[static_cast<std::size_t>(c)] +
+                                    ++extra[static_cast<std::size_t>(c)]);
+      for (const ChannelId c : image) extra[static_cast<std::size_t>(c)] = 0;
+      if (trial < best_peak) {
+        best_peak = trial;
         best = sigma;
       }
     }
     if (best == nullptr) break;
-    add(*best, load);
+    map(*best);
+    add();
     chosen.push_back(best);
   }
   return chosen;
@@ -113,7 +124,11 @@ std::optional<std::vector<Transfer>> merge_images(
     int recv = 0, send = 0;
     bool copy = false;
   };
-  std::map<std::pair<NodeId, int>, Mark> marks;
+  const std::size_t all_blocks = static_cast<std::size_t>(blocks_per_image) * maps.size();
+  std::vector<Mark> marks(nodes * all_blocks);  // marks[node * all_blocks + block]
+  auto mark = [&](NodeId w, int b) -> Mark& {
+    return marks[static_cast<std::size_t>(w) * all_blocks + static_cast<std::size_t>(b)];
+  };
   std::vector<Transfer> out;
   std::vector<ChannelId> channels;
   for (std::size_t s = 1; s < by_step.size(); ++s) {
@@ -152,13 +167,10 @@ std::optional<std::vector<Transfer>> merge_images(
         const bool copy = y.recv == ReductionRecv::copy;
         int lo = static_cast<int>(s);
         for (const int b : y.blocks) {
-          if (const auto it = marks.find({u, b}); it != marks.end() && it->second.recv > 0)
-            lo = std::max(lo, it->second.recv + 1);
-          if (const auto it = marks.find({v, b}); it != marks.end()) {
-            lo = std::max(lo, it->second.send);
-            if (it->second.recv > 0)
-              lo = std::max(lo, it->second.recv + (copy || it->second.copy ? 1 : 0));
-          }
+          if (const Mark& from = mark(u, b); from.recv > 0) lo = std::max(lo, from.recv + 1);
+          const Mark& to = mark(v, b);
+          lo = std::max(lo, to.send);
+          if (to.recv > 0) lo = std::max(lo, to.recv + (copy || to.copy ? 1 : 0));
         }
         channels.clear();
         for (std::size_t k = 0; k + 1 < y.path.size(); ++k) {
@@ -181,9 +193,9 @@ std::optional<std::vector<Transfer>> merge_images(
         ++sends[at][static_cast<std::size_t>(u)];
         ++receives[at][static_cast<std::size_t>(v)];
         for (const int b : y.blocks) {
-          Mark& from = marks[{u, b}];
+          Mark& from = mark(u, b);
           from.send = std::max(from.send, lo);
-          Mark& to = marks[{v, b}];
+          Mark& to = mark(v, b);
           if (lo >= to.recv) {
             to.copy = lo == to.recv ? (to.copy || copy) : copy;
             to.recv = lo;
