@@ -51,7 +51,11 @@ constexpr int kShuffledProcessors = 1024;
 // younger siblings before it takes its prefix). Either order is sequentially valid.
 std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices, std::mt19937_64* rng) {
   std::vector<Pair> out;
-  auto by_receiver = [](const Pair& x, const Pair& y) { return x.second > y.second; };
+  if (rng == nullptr) {
+    for (const auto& round : brent_kung_by_receiver(n, radices))
+      out.insert(out.end(), round.begin(), round.end());
+    return out;
+  }
   for (const bool up : {true, false})
     for (const auto& groups : brent_kung_sweep(n, radices, up)) {
       std::vector<std::vector<Pair>> chains;
@@ -60,13 +64,6 @@ std::vector<Pair> brent_kung_order(int n, const std::vector<int>& radices, std::
           for (const Pair& pair : group) chains.push_back({pair});
         else
           chains.push_back(group);
-      }
-      if (rng == nullptr) {
-        std::vector<Pair> round;
-        for (const auto& chain : chains) round.insert(round.end(), chain.begin(), chain.end());
-        std::stable_sort(round.begin(), round.end(), by_receiver);
-        out.insert(out.end(), round.begin(), round.end());
-        continue;
       }
       std::vector<std::size_t> next(chains.size(), 0), open;
       for (std::size_t k = 0; k < chains.size(); ++k) open.push_back(k);

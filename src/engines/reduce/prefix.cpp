@@ -34,21 +34,16 @@ std::optional<Schedule> brent_kung(const Problem& p, const PathSet& paths, int r
   // down-sweep position may both send (its block's sum, to later blocks) and receive in
   // one round: the round is ordered, its hops listed by receiver from the last position
   // down, so that every send out of a position is placed no later than its receives.
-  for (const bool up : {true, false})
-    for (const auto& groups : brent_kung_sweep(n, {radix}, up)) {
-      std::vector<std::pair<int, int>> pairs;
-      for (const auto& group : groups) pairs.insert(pairs.end(), group.begin(), group.end());
-      std::stable_sort(pairs.begin(), pairs.end(),
-                       [](const auto& x, const auto& y) { return x.second > y.second; });
-      Round round;
-      round.ordered = true;
-      for (const auto& [from, to] : pairs) {
-        std::vector<Hop> g;
-        add_hops(g, p, at(from), at(to), blocks, ReductionSend::acc, ReductionRecv::reduce);
-        for (auto& h : g) round.groups.push_back({h});
-      }
-      if (!round.groups.empty()) rounds.push_back(std::move(round));
+  for (const auto& pairs : brent_kung_by_receiver(n, {radix})) {
+    Round round;
+    round.ordered = true;
+    for (const auto& [from, to] : pairs) {
+      std::vector<Hop> g;
+      add_hops(g, p, at(from), at(to), blocks, ReductionSend::acc, ReductionRecv::reduce);
+      for (auto& h : g) round.groups.push_back({h});
     }
+    if (!round.groups.empty()) rounds.push_back(std::move(round));
+  }
   auto transfers = pack_rounds(p, paths, rounds);
   if (!transfers) return std::nullopt;
   return assemble_schedule(p, std::move(*transfers), "", 0);

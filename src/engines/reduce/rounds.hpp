@@ -69,6 +69,11 @@ std::optional<std::vector<Transfer>> pack_rounds(const Problem& p, const PathSet
 // scan.cpp.
 std::vector<std::vector<std::vector<std::pair<int, int>>>> brent_kung_sweep(
     int n, const std::vector<int>& radices, bool up);
+// Both sweeps' rounds (up, then down), each round's pairs in one list by receiver from the
+// last position down (stable), so that every send out of a position comes no later than
+// its receptions; empty rounds dropped.
+std::vector<std::vector<std::pair<int, int>>> brent_kung_by_receiver(
+    int n, const std::vector<int>& radices);
 // The radix-2 rounds of either sweep, each round's groups in one list.
 std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n);
 std::vector<std::vector<std::pair<int, int>>> brent_kung_down(int n);

@@ -234,6 +234,19 @@ std::vector<Pairs> flatten(const std::vector<std::vector<Pairs>>& rounds) {
 
 }  // namespace
 
+std::vector<std::vector<std::pair<int, int>>> brent_kung_by_receiver(
+    int n, const std::vector<int>& radices) {
+  std::vector<Pairs> out;
+  for (const bool up : {true, false})
+    for (Pairs& round : flatten(brent_kung_sweep(n, radices, up))) {
+      if (round.empty()) continue;
+      std::stable_sort(round.begin(), round.end(),
+                       [](const auto& x, const auto& y) { return x.second > y.second; });
+      out.push_back(std::move(round));
+    }
+  return out;
+}
+
 std::vector<std::vector<std::pair<int, int>>> brent_kung_up(int n) {
   return flatten(brent_kung_sweep(n, {2}, true));
 }
