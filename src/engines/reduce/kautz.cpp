@@ -682,7 +682,7 @@ constexpr long long kSatTreeWords = 512;
 constexpr int kSatTreeDepth = 3;
 // mixed_design's effort: the arrays tried, and one search of this many moves for each
 // (kautz:3,5, 27 leaders: searches of 4 million moves leave 0 to 7 collisions, one seed in
-// seven clearing them; 12 million from the first seed clear them, about 20 s).
+// seven clearing them; 12 million from the first seed clear them, about 15 s).
 constexpr std::size_t kMixedArrays = 1;
 constexpr long long kMixedMoves = 12'000'000;
 
@@ -927,7 +927,6 @@ class ArraySearch {
         if (e != f) count(r, b + e * stride_[r], b + f * stride_[r], sign, delta);
   }
 
-
   const Words& kw_;
   std::vector<int> radix_, stride_;
   int m_ = 1;
@@ -1036,10 +1035,10 @@ std::optional<TreeDesign> tree_design(const Words& kw, int fanout) {
 }
 
 // With as many ports as in-channels: arrays of mixed radices (each digit at most
-// fanout + 1) that could beat `beat` steps, the fewest steps first and then the fewest
-// leaders: trees of g steps reach at most (fanout + 1)^g words a leader, so the array needs
-// at least n / (fanout + 1)^g places, and a round may load at most half the channels (as in
-// tree_design); among equal steps the lightest rounds first. kautz:3,5 all-port: 2 + 3 + 2
+// fanout + 1) that could beat `beat` steps. Trees of g steps reach at most (fanout + 1)^g
+// words a leader, so the array needs at least n / (fanout + 1)^g places, and a round may
+// load at most half the channels (as in tree_design); the fewest steps first, then the
+// lightest rounds, then the fewest leaders. kautz:3,5 all-port: 2 + 3 + 2
 // = 7 over 27 leaders (3, 3, 3) against the Kautz exchange's 8 (24 leaders, (4, 3, 2), load
 // their rounds more and leave the trees little room: no two-step trees found in 10 minutes).
 std::optional<TreeDesign> mixed_design(const Words& kw, int fanout, int beat) {
@@ -1168,8 +1167,8 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
   const std::string family_name = kautz ? "kautz" : "de Bruijn";
   // Fewer ports than the degree: the tree exchange (up to 4,096 words: the trees' search
   // looks at the words near each holder), each leader and holder taking as many transfers a
-  // step as it has ports. (With d ports it was never shorter than the exchange below:
-  // kautz:2,8 and debruijn:2,10 measured.)
+  // step as it has ports. (With d ports these uniform arrays were never shorter than the
+  // exchange below, kautz:2,8 and debruijn:2,10 measured; the mixed arrays after it can be.)
   const auto offer_tree = [&](const std::optional<TreeDesign>& design) {
     if (!design) return;
     if (auto transfers = write_tree(p, kw, *design)) {
@@ -1209,7 +1208,8 @@ void add_kautz_designs(const Problem& p, std::vector<ReductionCandidate>& out) {
     if (!found || (best && total(*found) >= total(*best))) break;
     best = std::move(found);
   }
-  // Mixed radices over free leaders can beat it (kautz:3,5: 7 against 8).
+  // Mixed radices over free leaders can beat it (kautz:3,5: 7 against 8), where the trees
+  // can be asked of CaDiCaL.
   if (n <= kSatTreeWords)
     offer_tree(mixed_design(kw, d, best ? total(*best) : std::numeric_limits<int>::max()));
   if (!best) return;
